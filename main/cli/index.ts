@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { defaultDataDir, type ConfigInput } from '../config.js';
+import { DatabaseTooNewError } from '../db/migrator.js';
+import { systemClock } from '../services/context.js';
+import { AlreadyInitialisedError, initialiseDataDir, writeCredentialsFile } from '../services/data-dir.js';
+import { startInstance } from '../serve.js';
+
+const USAGE = `Usage:
+  obscura init  [--data-dir DIR] [--json]
+  obscura serve [--data-dir DIR] [--host 127.0.0.1] [--port N] [--no-rate-limits] [--log-level info]
+
+Data directory default: ${defaultDataDir()} (or $OBSCURA_DATA_DIR).
+Settings are read from DIR/config.json; flags override them.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'init':
+        return await init(rest);
+      case 'serve':
+        return await serve(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        console.error(`obscura: unknown command "${command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof AlreadyInitialisedError || error instanceof DatabaseTooNewError) {
+      console.error(`obscura: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      console.error(`obscura: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    console.error(`obscura: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function init(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const credentials = await initialiseDataDir(dataDir, systemClock);
+  const file = writeCredentialsFile(dataDir, credentials);
+  if (values.json) {
+    console.log(JSON.stringify(credentials));
+  } else {
+    console.log(`Initialised ${dataDir}\n  organization: ${credentials.organization_id}\n  admin user:   ${credentials.admin_username}\n  password:     ${credentials.admin_password}\n  API key:      ${credentials.api_key}\nThese are shown once; a copy readable only by you is in ${file}.`);
+  }
+  return 0;
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'no-rate-limits': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
+    },
+    strict: true,
+  });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const overrides: ConfigInput = {};
+  if (values.host) overrides.host = values.host;
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535, got ${values.port}`);
+    overrides.port = port;
+  }
+  if (values['no-rate-limits']) overrides.rateLimits = { enabled: false };
+  const instance = await startInstance({
+    dataDir,
+    overrides,
+    ...(values['log-level'] && { logLevel: values['log-level'] }),
+    onFirstRun: (credentials, file) => {
+      console.log(`First run: initialised ${dataDir}`);
+      console.log(`  admin user: ${credentials.admin_username}  password: ${credentials.admin_password}`);
+      console.log(`  API key:    ${credentials.api_key}`);
+      console.log(`  (shown once; a copy readable only by you is in ${file})`);
+    },
+  });
+  console.log(`listening on ${instance.url}`);
+  await new Promise<void>((resolve) => {
+    const shutdown = () => {
+      process.off('SIGTERM', shutdown);
+      process.off('SIGINT', shutdown);
+      instance.stop().then(resolve, (error: unknown) => {
+        console.error('obscura: error while stopping:', error);
+        resolve();
+      });
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+  });
+  return 0;
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { Timestamp } from './shared.js';
+
+export const Document = z
+  .object({
+    id: z.string().describe('Numeric id, the same as the application API docId'),
+    case_id: z.string(),
+    fileName: z.string(),
+    description: z.string(),
+    document_type: z.enum(['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video']),
+    media_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Document' });
+export type Document = z.infer<typeof Document>;
+
+const FileName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .refine((name) => !/[\u0000-\u001f\u007f/\\]/.test(name), 'must not contain control characters or path separators');
+
+export const UpdateDocumentBody = z
+  .strictObject({ fileName: FileName.optional(), description: z.string().max(20_000).optional() })
+  .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
+export type UpdateDocumentBody = z.infer<typeof UpdateDocumentBody>;
+
+export const DownloadUrl = z.object({ url: z.url(), expires_at: Timestamp }).meta({ id: 'DownloadUrl' });
+export type DownloadUrl = z.infer<typeof DownloadUrl>;
+
+export const MAX_FILES_PER_SESSION = 100;
+
+export const CreateUploadSessionBody = z.strictObject({
+  files: z
+    .array(z.strictObject({ name: FileName, size: z.number().int().min(1, 'empty files are refused') }))
+    .max(MAX_FILES_PER_SESSION)
+    .optional(),
+});
+export type CreateUploadSessionBody = z.infer<typeof CreateUploadSessionBody>;
+
+/** The complete call takes no fields; an empty body or `{}` both work. */
+export const CompleteUploadSessionBody = z.strictObject({}).nullish();
+
+export const UploadFile = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int(),
+  status: z.enum(['pending', 'uploaded']),
+  upload_url: z.url().optional().describe('Only in the response that created the session'),
+  media_type: z.string().nullable(),
+  document_id: z.string().nullable(),
+});
+
+export const UploadSession = z
+  .object({
+    id: z.string(),
+    case_id: z.string(),
+    status: z.enum(['open', 'completed', 'expired']),
+    expires_at: Timestamp,
+    created_at: Timestamp,
+    completed_at: Timestamp.nullable(),
+    files: z.array(UploadFile),
+    documents: z.array(Document),
+  })
+  .meta({ id: 'UploadSession' });
+export type UploadSession = z.infer<typeof UploadSession>;

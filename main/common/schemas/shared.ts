@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Resource ids are decimal strings of positive integers on the wire. */
+export const IdParam = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer id')
+  .transform((value) => Number(value));
+
+export const Timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp (UTC)');
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.unknown().optional(),
+      locked_layers: z.array(z.string()).optional(),
+    }),
+    request_id: z.string(),
+  })
+  .meta({ id: 'Error' });
+
+export function single<T extends z.ZodType>(data: T) {
+  return z.object({ data, request_id: z.string() });
+}
+
+export function list<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), cursor: z.string().nullable(), request_id: z.string() });
+}
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().min(1).max(512).optional(),
+});

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const Tier = z.strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().int().min(1) });
+
+/** Everything an operator may tune; the defaults are the spec's and the app's embedded defaults. */
+export const ConfigSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(4791),
+  rateLimits: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      perRawKey: Tier.default({ limit: 60, windowSeconds: 60 }),
+      perApiKey: Tier.default({ limit: 1000, windowSeconds: 60 }),
+      perOrganization: Tier.default({ limit: 5000, windowSeconds: 60 }),
+    })
+    .prefault({}),
+  uploads: z
+    .strictObject({
+      maxFileBytes: z.number().int().min(1).default(2 * 1024 ** 3),
+      sessionTtlSeconds: z.number().int().min(60).default(3600),
+    })
+    .prefault({}),
+  downloads: z.strictObject({ urlTtlSeconds: z.number().int().min(5).default(300) }).prefault({}),
+  /** Largest JSON body accepted on either API surface. */
+  bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
+  idempotencyRetentionHours: z.number().min(24).default(48),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+export const CONFIG_FILE_NAME = 'config.json';
+
+/** Reads `config.json` from the data directory (optional) and applies overrides from flags. */
+export function loadConfig(dataDir: string, overrides: ConfigInput = {}): Config {
+  const file = path.join(dataDir, CONFIG_FILE_NAME);
+  let fromFile: unknown = {};
+  if (fs.existsSync(file)) {
+    try {
+      fromFile = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const merged = mergeDeep(fromFile as Record<string, unknown>, overrides as Record<string, unknown>);
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new Error(`invalid configuration (${file} and flags): ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+function mergeDeep(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) continue;
+    const existing = result[key];
+    result[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && existing && typeof existing === 'object'
+        ? mergeDeep(existing as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return result;
+}
+
+/** Per-user data directory: XDG on Linux, Application Support on macOS, %APPDATA% on Windows. */
+export function defaultDataDir(): string {
+  if (process.env.OBSCURA_DATA_DIR) return process.env.OBSCURA_DATA_DIR;
+  const home = os.homedir();
+  if (process.platform === 'win32') return path.join(process.env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Obscura');
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Obscura');
+  return path.join(process.env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'obscura');
+}

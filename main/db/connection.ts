@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+import { migrateToLatest } from './migrator.js';
+
+export const DATABASE_FILE_NAME = 'obscura.db';
+
+export type Db = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: Db;
+  sqlite: SQLite.Database;
+  close(): Promise<void>;
+}
+
+/** Opens the SQLite file with the durability settings every process must share. */
+export function openSqlite(file: string): SQLite.Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a commit that returned is on disk even after power loss, not just a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+export async function openDatabase(file: string): Promise<OpenedDatabase> {
+  const sqlite = openSqlite(file);
+  try {
+    migrateToLatest(sqlite);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    sqlite,
+    // Kysely's destroy() closes the better-sqlite3 handle it was given.
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,10 @@
+import { foundation } from './001-foundation.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+/** Append only: a released migration is never edited, a new one is added. */
+export const migrations: readonly Migration[] = [{ version: 1, name: 'foundation', up: foundation }];

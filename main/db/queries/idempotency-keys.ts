@@ -1,0 +1,47 @@
+import type { Executor } from './executor.js';
+
+export function findIdempotencyKey(db: Executor, apiKeyId: number, key: string) {
+  return db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('api_key_id', '=', apiKeyId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+/** Claims the key for a running request; false when another request already holds or finished it. */
+export async function claimIdempotencyKey(db: Executor, apiKeyId: number, key: string, fingerprint: string, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto('idempotency_keys')
+    .values({ api_key_id: apiKeyId, idempotency_key: key, fingerprint, state: 'running', created_at: now })
+    .onConflict((oc) => oc.columns(['api_key_id', 'idempotency_key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+export async function completeIdempotencyKey(db: Executor, apiKeyId: number, key: string, statusCode: number, body: string): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', status_code: statusCode, response_body: body })
+    .where('api_key_id', '=', apiKeyId)
+    .where('idempotency_key', '=', key)
+    .execute();
+}
+
+export async function releaseIdempotencyKey(db: Executor, apiKeyId: number, key: string): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('api_key_id', '=', apiKeyId)
+    .where('idempotency_key', '=', key)
+    .where('state', '=', 'running')
+    .execute();
+}
+
+/** After a restart nothing is running: claims left by a dead process are released so retries can proceed. */
+export async function releaseAllRunningIdempotencyKeys(db: Executor): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('state', '=', 'running').execute();
+}
+
+export async function deleteIdempotencyKeysBefore(db: Executor, cutoff: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).where('state', '=', 'done').execute();
+}

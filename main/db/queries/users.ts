@@ -1,0 +1,12 @@
+import type { Insertable } from 'kysely';
+import type { UsersTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<number> {
+  const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findUserByUsername(db: Executor, username: string) {
+  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+}

@@ -1,0 +1,182 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Row types of every table. 0/1 columns are SQLite booleans; *_at columns are ISO 8601 UTC text.
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  organization_id: number;
+  username: string;
+  display_name: string;
+  email: string | null;
+  password_hash: string | null;
+  is_admin: number;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceAccountsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  /** JSON array of scope names. */
+  max_scopes: string;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  organization_id: number;
+  service_account_id: number;
+  name: string;
+  lookup_id: string;
+  secret_hash: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface CasesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  status: string;
+  priority: string;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface BlobsTable {
+  sha256: string;
+  size: number;
+  created_at: string;
+}
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  file_name: string;
+  description: string;
+  sha256: string;
+  size: number;
+  media_type: string;
+  document_type: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface UploadSessionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  status: string;
+  created_at: string;
+  expires_at: string;
+  completed_at: string | null;
+}
+
+export interface UploadFilesTable {
+  id: Generated<number>;
+  upload_session_id: number;
+  position: number;
+  name: string;
+  size: number;
+  token_hash: string;
+  sha256: string | null;
+  media_type: string | null;
+  document_type: string | null;
+  last_attempt_bytes: number;
+  uploaded_at: string | null;
+  document_id: number | null;
+}
+
+export interface DownloadTokensTable {
+  token_hash: string;
+  organization_id: number;
+  resource_type: string;
+  resource_id: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: number;
+  idempotency_key: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  organization_id: number;
+  actor_type: string;
+  actor_id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  request_id: string | null;
+  details: string | null;
+  created_at: string;
+}
+
+export interface OutboxEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  organization_id: number;
+  type: string;
+  resource_type: string;
+  resource_id: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  service_accounts: ServiceAccountsTable;
+  api_keys: ApiKeysTable;
+  cases: CasesTable;
+  blobs: BlobsTable;
+  documents: DocumentsTable;
+  upload_sessions: UploadSessionsTable;
+  upload_files: UploadFilesTable;
+  download_tokens: DownloadTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
+  audit_log: AuditLogTable;
+  outbox_events: OutboxEventsTable;
+}
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ServiceAccountRow = Selectable<ServiceAccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type CaseRow = Selectable<CasesTable>;
+export type NewCase = Insertable<CasesTable>;
+export type CaseUpdate = Updateable<CasesTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+export type DocumentUpdate = Updateable<DocumentsTable>;
+export type UploadSessionRow = Selectable<UploadSessionsTable>;
+export type UploadFileRow = Selectable<UploadFilesTable>;
+export type DownloadTokenRow = Selectable<DownloadTokensTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;

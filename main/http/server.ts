@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Runtime } from '../runtime.js';
+import { fileRoutes } from './files/index.js';
+import { envelopeErrorHandler, notFoundHandler } from './shared/errors.js';
+import { allowedHostsFor, guardHostAndOrigin } from './shared/security.js';
+import type { HttpContext } from './types.js';
+import { integrationApi } from './v1/index.js';
+import './types.js';
+
+export interface ObscuraServer {
+  app: FastifyInstance;
+  /** Starts listening; resolves to the base URL, e.g. http://127.0.0.1:4791. */
+  listen(host: string, port: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The renderer build, next to the compiled main (dist/renderer) or beside the sources in development. */
+function rendererDir(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../../renderer'), path.resolve(here, '../../dist/renderer')];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? null;
+}
+
+export async function createHttpServer(runtime: Runtime, options: ServerOptions = {}): Promise<ObscuraServer> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: runtime.config.bodyLimitBytes,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() } };
+  app.decorate('obscura', context);
+
+  // An empty body on a JSON request means "no body" (e.g. POST …/complete), not a parse error.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+
+  app.addHook('onRequest', guardHostAndOrigin(context.originPolicy));
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+  app.setErrorHandler(envelopeErrorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Obscura integration API', version: '1.0.0', description: 'Key-authenticated API for cases, documents, redactions and exports.' },
+      servers: [{ url: '/api/v1' }],
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ apiKey: [] }],
+    },
+    transform: (document) => {
+      // Only the integration API is published; paths are given relative to its /api/v1 server entry.
+      if (!document.url.startsWith('/api/v1/')) return { schema: { ...document.schema, hide: true }, url: document.url };
+      const transformed = jsonSchemaTransform(document);
+      return { ...transformed, url: transformed.url.slice('/api/v1'.length) };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  await app.register(integrationApi, { prefix: '/api/v1' });
+  await app.register(fileRoutes, { prefix: '/files' });
+
+  const uiDir = rendererDir();
+  if (uiDir) {
+    await app.register(fastifyStatic, { root: uiDir, prefix: '/', index: ['index.html'], cacheControl: false });
+  }
+
+  return {
+    app,
+    async listen(host, port) {
+      await app.listen({ host, port });
+      const address = app.server.address();
+      const actualPort = typeof address === 'object' && address ? address.port : port;
+      context.originPolicy.allowedHosts = allowedHostsFor(host, actualPort);
+      context.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+      return context.baseUrl;
+    },
+    close: () => app.close(),
+  };
+}

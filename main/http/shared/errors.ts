@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, ERROR_STATUS, type ErrorCode } from '../../common/errors.js';
+
+export interface HttpProblem {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+  extra?: Record<string, unknown>;
+}
+
+/** Maps anything thrown while handling a request to the status and code the caller sees. */
+export function toProblem(error: unknown): HttpProblem {
+  if (error instanceof DomainError) {
+    return {
+      status: ERROR_STATUS[error.code],
+      code: error.code,
+      message: error.message,
+      ...(error.details !== undefined && { details: error.details }),
+      ...(error.extra && { extra: error.extra }),
+    };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const location = (error as { validationContext?: string }).validationContext ?? 'body';
+    const details = error.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return { field: path || location, location, message: issue.message };
+    });
+    const fields = [...new Set(details.map((detail) => detail.field))].join(', ');
+    return { status: 400, code: 'validation_error', message: `invalid ${location}: ${fields}`, details };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'payload_too_large', message: 'request body is larger than the server accepts' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'unsupported_media_type', message: 'send the body as application/json' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, code: 'validation_error', message: 'request body is not valid JSON', details: [{ field: 'body', location: 'body', message: fastifyError.message ?? 'invalid JSON' }] };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: 'validation_error', message: 'Content-Length does not match the body' };
+    default:
+      break;
+  }
+  if (fastifyError.statusCode === 400 && error instanceof SyntaxError) {
+    return { status: 400, code: 'validation_error', message: 'request body is not valid JSON' };
+  }
+  return { status: 500, code: 'internal_error', message: 'unexpected error; retry with the same Idempotency-Key' };
+}
+
+/** The integration API's error envelope: `{ error: { code, message, details?, ... }, request_id }`. */
+export function errorEnvelope(problem: HttpProblem, requestId: string) {
+  return {
+    error: {
+      code: problem.code,
+      message: problem.message,
+      ...(problem.details !== undefined && { details: problem.details }),
+      ...problem.extra,
+    },
+    request_id: requestId,
+  };
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem) {
+  if (problem.status >= 500) request.log.error({ err: problem }, 'request failed');
+  return reply.code(problem.status).type('application/json; charset=utf-8').send(errorEnvelope(problem, request.id));
+}
+
+/** Error handler for surfaces that use the envelope; logs unexpected errors with their stack. */
+export function envelopeErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const problem = toProblem(error);
+  if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+  return reply.code(problem.status).type('application/json; charset=utf-8').send(errorEnvelope(problem, request.id));
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  return sendProblem(request, reply, { status: 404, code: 'resource_not_found', message: `no route ${request.method} ${request.url.split('?')[0]}` });
+}

@@ -1,0 +1,19 @@
+import { deleteExpiredDownloadTokens } from '../db/queries/download-tokens.js';
+import { deleteIdempotencyKeysBefore } from '../db/queries/idempotency-keys.js';
+import type { Runtime } from '../runtime.js';
+
+/** Periodic clean-up of expired idempotency records (kept at least the configured hours) and download tokens. */
+export async function runMaintenance(runtime: Runtime): Promise<void> {
+  const now = runtime.clock.now();
+  const cutoff = new Date(now.getTime() - runtime.config.idempotencyRetentionHours * 3600_000).toISOString();
+  await deleteIdempotencyKeysBefore(runtime.db, cutoff);
+  await deleteExpiredDownloadTokens(runtime.db, now.toISOString());
+}
+
+export function scheduleMaintenance(runtime: Runtime, intervalMs = 3600_000): () => void {
+  const timer = setInterval(() => {
+    runMaintenance(runtime).catch((error: unknown) => console.error('maintenance failed:', error));
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,112 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} bytes were sent`);
+  }
+}
+
+export interface StagedBlob {
+  tempPath: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * Content-addressed file store: `sha256/ab/abcdef…`. Bytes are written to a temp file, fsynced, then
+ * renamed into place (and the directory fsynced), so a blob path either holds the whole content or nothing.
+ * Database rows are written only after the blob is durable; files without rows are swept at start.
+ */
+export class BlobStore {
+  readonly tempDir: string;
+  readonly blobDir: string;
+
+  constructor(readonly root: string) {
+    this.tempDir = path.join(root, 'tmp');
+    this.blobDir = path.join(root, 'sha256');
+    fs.mkdirSync(this.tempDir, { recursive: true });
+    fs.mkdirSync(this.blobDir, { recursive: true });
+  }
+
+  pathFor(sha256: string): string {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256 hex digest: ${sha256}`);
+    return path.join(this.blobDir, sha256.slice(0, 2), sha256);
+  }
+
+  /** Streams into a temp file, hashing on the way; stops with BlobTooLargeError past maxBytes. */
+  async stage(source: Readable, maxBytes: number): Promise<StagedBlob> {
+    const tempPath = path.join(this.tempDir, `${randomUUID()}.part`);
+    const hash = createHash('sha256');
+    const handle = await fsp.open(tempPath, 'wx', 0o600);
+    let size = 0;
+    try {
+      for await (const chunk of source) {
+        const buffer = chunk as Buffer;
+        size += buffer.length;
+        if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+        hash.update(buffer);
+        await handle.write(buffer);
+      }
+      await handle.sync();
+      await handle.close();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await fsp.rm(tempPath, { force: true });
+      throw error;
+    }
+    return { tempPath, sha256: hash.digest('hex'), size };
+  }
+
+  /** Moves a staged file to its content address; identical content already stored is kept as is. */
+  async commit(staged: StagedBlob): Promise<string> {
+    const target = this.pathFor(staged.sha256);
+    const dir = path.dirname(target);
+    await fsp.mkdir(dir, { recursive: true });
+    if (fs.existsSync(target)) {
+      await fsp.rm(staged.tempPath, { force: true });
+      return target;
+    }
+    await fsp.rename(staged.tempPath, target);
+    await fsyncDirectory(dir);
+    return target;
+  }
+
+  async discard(staged: StagedBlob): Promise<void> {
+    await fsp.rm(staged.tempPath, { force: true });
+  }
+
+  /** Start-up cleanup: partial uploads of a dead process, and blobs that no row ever came to reference. */
+  async sweep(referenced: ReadonlySet<string>): Promise<{ tempRemoved: number; orphansRemoved: number }> {
+    let tempRemoved = 0;
+    for (const name of await fsp.readdir(this.tempDir)) {
+      await fsp.rm(path.join(this.tempDir, name), { force: true });
+      tempRemoved += 1;
+    }
+    let orphansRemoved = 0;
+    for (const prefix of await fsp.readdir(this.blobDir)) {
+      const dir = path.join(this.blobDir, prefix);
+      for (const name of await fsp.readdir(dir)) {
+        if (!referenced.has(name)) {
+          await fsp.rm(path.join(dir, name), { force: true });
+          orphansRemoved += 1;
+        }
+      }
+    }
+    return { tempRemoved, orphansRemoved };
+  }
+}
+
+async function fsyncDirectory(dir: string): Promise<void> {
+  // Windows cannot open directories for fsync; NTFS journals the rename itself.
+  if (process.platform === 'win32') return;
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

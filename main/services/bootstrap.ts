@@ -1,0 +1,64 @@
+import { insertOrganization } from '../db/queries/organizations.js';
+import { insertServiceAccount } from '../db/queries/service-accounts.js';
+import { insertUser } from '../db/queries/users.js';
+import type { Executor } from '../db/queries/executor.js';
+import { ALL_SCOPES } from '../common/scopes.js';
+import { issueApiKey } from './api-keys.js';
+import { recordChange } from './change-log.js';
+import { generatePassword, hashPassword } from './secrets.js';
+import type { Clock } from './context.js';
+
+export interface InitialCredentials {
+  organization_id: string;
+  admin_username: string;
+  admin_password: string;
+  api_key: string;
+}
+
+/**
+ * Creates an organization with an admin user (generated password) and a service account holding every
+ * scope with one API key. Used by `obscura init`, first start, and tests that need several organizations.
+ */
+export async function createOrganization(
+  db: Executor,
+  clock: Clock,
+  options: { name: string; adminUsername: string },
+): Promise<InitialCredentials> {
+  const now = clock.now().toISOString();
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const organizationId = await insertOrganization(trx, options.name, now);
+    const userId = await insertUser(trx, {
+      organization_id: organizationId,
+      username: options.adminUsername,
+      display_name: 'Administrator',
+      email: null,
+      password_hash: passwordHash,
+      is_admin: 1,
+      active: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    const serviceAccountId = await insertServiceAccount(trx, {
+      organization_id: organizationId,
+      name: 'default-integration',
+      description: 'Created at initialisation with every scope',
+      max_scopes: JSON.stringify(ALL_SCOPES),
+      active: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    const key = await issueApiKey(trx, { organizationId, serviceAccountId, name: 'initial key', scopes: ALL_SCOPES, expiresAt: null, now });
+    const ctx = { actor: { type: 'system' as const, id: 'init', organizationId }, requestId: null, clock };
+    await recordChange(trx, ctx, { action: 'organization.create', resourceType: 'organization', resourceId: organizationId });
+    await recordChange(trx, ctx, { action: 'user.create', resourceType: 'user', resourceId: userId, details: { admin: true } });
+    await recordChange(trx, ctx, { action: 'api_key.issue', resourceType: 'api_key', resourceId: key.id });
+    return {
+      organization_id: String(organizationId),
+      admin_username: options.adminUsername,
+      admin_password: password,
+      api_key: key.plaintext,
+    };
+  });
+}

@@ -1,0 +1,160 @@
+import type { Executor } from '../db/queries/executor.js';
+import type { CaseRow } from '../db/schema.js';
+import { findCase, insertCase, listCases, updateCase } from '../db/queries/cases.js';
+import type { PageRequest } from '../db/queries/page.js';
+import { DomainError, notFound } from '../common/errors.js';
+import type { Case, CaseAction, CaseStatus, CreateCaseBody, UpdateCaseBody } from '../common/schemas/cases.js';
+import { recordChange } from './change-log.js';
+import { isoNow, type ServiceContext } from './context.js';
+
+/** Which action moves a case from which statuses to which status. The single source of the workflow. */
+export const CASE_TRANSITIONS: Readonly<Record<CaseAction, { from: readonly CaseStatus[]; to: CaseStatus }>> = {
+  start: { from: ['open', 'rejected'], to: 'in_progress' },
+  submit: { from: ['in_progress'], to: 'in_review' },
+  approve: { from: ['in_review'], to: 'approved' },
+  reject: { from: ['in_review'], to: 'rejected' },
+  cancel: { from: ['open', 'in_progress', 'in_review', 'rejected'], to: 'cancelled' },
+};
+
+export function actionsAllowedFrom(status: CaseStatus): CaseAction[] {
+  return (Object.keys(CASE_TRANSITIONS) as CaseAction[]).filter((action) => CASE_TRANSITIONS[action].from.includes(status));
+}
+
+export function toCase(row: CaseRow): Case {
+  return {
+    id: String(row.id),
+    name: row.name,
+    description: row.description,
+    status: row.status as CaseStatus,
+    priority: row.priority as Case['priority'],
+    dueDate: row.due_date,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
+  };
+}
+
+/** Loads a case of the caller's organization or throws 404; deleted cases are still found. */
+export async function requireCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<CaseRow> {
+  const row = await findCase(db, ctx.actor.organizationId, caseId);
+  if (!row) throw notFound('case');
+  return row;
+}
+
+/** Like requireCase, but a deleted case cannot be changed. */
+async function requireLiveCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<CaseRow> {
+  const row = await requireCase(db, ctx, caseId);
+  if (row.deleted_at) throw new DomainError('conflict', 'the case is deleted and cannot be changed');
+  return row;
+}
+
+export async function createCase(db: Executor, ctx: ServiceContext, body: CreateCaseBody): Promise<Case> {
+  const now = isoNow(ctx);
+  const id = await insertCase(db, {
+    organization_id: ctx.actor.organizationId,
+    name: body.name,
+    description: body.description ?? '',
+    status: 'open',
+    priority: body.priority ?? 'normal',
+    due_date: body.dueDate ?? null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
+  const created = toCase(await requireCase(db, ctx, id));
+  await recordChange(db, ctx, { action: 'case.create', resourceType: 'case', resourceId: id, event: { type: 'case.created', payload: { case: created } } });
+  return created;
+}
+
+export async function getCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<Case> {
+  return toCase(await requireCase(db, ctx, caseId));
+}
+
+export async function listCasePage(db: Executor, ctx: ServiceContext, page: PageRequest) {
+  const result = await listCases(db, ctx.actor.organizationId, page);
+  return { items: result.rows.map(toCase), nextAfterId: result.nextAfterId };
+}
+
+function transitionFor(current: CaseStatus, target: CaseStatus): CaseAction | undefined {
+  return (Object.keys(CASE_TRANSITIONS) as CaseAction[]).find(
+    (action) => CASE_TRANSITIONS[action].to === target && CASE_TRANSITIONS[action].from.includes(current),
+  );
+}
+
+function invalidTransition(current: CaseStatus, attempted: string): DomainError {
+  return new DomainError('invalid_transition', `cannot ${attempted} a case whose status is ${current}`, {
+    status: current,
+    allowed_actions: actionsAllowedFrom(current),
+  });
+}
+
+export async function updateCaseFields(db: Executor, ctx: ServiceContext, caseId: number, body: UpdateCaseBody): Promise<Case> {
+  const row = await requireLiveCase(db, ctx, caseId);
+  const current = row.status as CaseStatus;
+  const statusChanges = body.status !== undefined && body.status !== current;
+  if (statusChanges && body.status && !transitionFor(current, body.status)) {
+    throw invalidTransition(current, `move to ${body.status}`);
+  }
+  const now = isoNow(ctx);
+  await updateCase(db, ctx.actor.organizationId, caseId, {
+    ...(body.name !== undefined && { name: body.name }),
+    ...(body.description !== undefined && { description: body.description }),
+    ...(body.priority !== undefined && { priority: body.priority }),
+    ...(body.dueDate !== undefined && { due_date: body.dueDate }),
+    ...(statusChanges && { status: body.status }),
+    updated_at: now,
+  });
+  const updated = toCase(await requireCase(db, ctx, caseId));
+  const { status: _status, ...fieldChanges } = body;
+  if (Object.keys(fieldChanges).length > 0) {
+    await recordChange(db, ctx, {
+      action: 'case.update',
+      resourceType: 'case',
+      resourceId: caseId,
+      details: { fields: Object.keys(fieldChanges) },
+      event: { type: 'case.updated', payload: { case: updated, changed: Object.keys(fieldChanges) } },
+    });
+  }
+  if (statusChanges) {
+    await recordStatusChange(db, ctx, updated, current);
+  }
+  return updated;
+}
+
+async function recordStatusChange(db: Executor, ctx: ServiceContext, updated: Case, previous: CaseStatus, action?: CaseAction) {
+  await recordChange(db, ctx, {
+    action: 'case.status_change',
+    resourceType: 'case',
+    resourceId: updated.id,
+    details: { from: previous, to: updated.status, ...(action && { action }) },
+    event: { type: 'case.status_changed', payload: { case: updated, previous_status: previous, ...(action && { action }) } },
+  });
+}
+
+export async function applyCaseAction(db: Executor, ctx: ServiceContext, caseId: number, action: CaseAction): Promise<Case> {
+  const row = await requireCase(db, ctx, caseId);
+  const current = row.status as CaseStatus;
+  const transition = CASE_TRANSITIONS[action];
+  if (!transition.from.includes(current)) throw invalidTransition(current, action);
+  await updateCase(db, ctx.actor.organizationId, caseId, { status: transition.to, updated_at: isoNow(ctx) });
+  const updated = toCase(await requireCase(db, ctx, caseId));
+  await recordStatusChange(db, ctx, updated, current, action);
+  return updated;
+}
+
+/** Soft delete: the row stays for the audit trail, its status becomes `deleted`. Deleting again changes nothing. */
+export async function deleteCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<void> {
+  const row = await requireCase(db, ctx, caseId);
+  if (row.deleted_at) return;
+  const now = isoNow(ctx);
+  await updateCase(db, ctx.actor.organizationId, caseId, { status: 'deleted', deleted_at: now, updated_at: now });
+  const deleted = toCase(await requireCase(db, ctx, caseId));
+  await recordChange(db, ctx, {
+    action: 'case.delete',
+    resourceType: 'case',
+    resourceId: caseId,
+    details: { previous_status: row.status },
+    event: { type: 'case.deleted', payload: { case: deleted, previous_status: row.status } },
+  });
+}
+
