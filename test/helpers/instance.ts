@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig, type ConfigInput } from '../../main/config.js';
+import { createHttpServer, type ObscuraServer } from '../../main/http/server.js';
+import { openRuntime, type Runtime } from '../../main/runtime.js';
+import { createOrganization, type InitialCredentials } from '../../main/services/bootstrap.js';
+import { systemClock, type Clock } from '../../main/services/context.js';
+
+export function tempDir(prefix = 'obscura-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface TestInstance {
+  dataDir: string;
+  runtime: Runtime;
+  server: ObscuraServer;
+  baseUrl: string;
+  /** The Host header the server accepts, e.g. 127.0.0.1:43121. */
+  host: string;
+  orgs: InitialCredentials[];
+  /** inject() with the server's own Host header, JSON body, and optional key / idempotency key. */
+  request(options: ApiRequest): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiRequest {
+  method: InjectOptions['method'];
+  url: string;
+  key?: string | null;
+  body?: unknown;
+  /** POST/PUT/PATCH get a fresh Idempotency-Key unless this is given (null: send none). */
+  idempotencyKey?: string | null;
+  headers?: Record<string, string>;
+}
+
+let counter = 0;
+
+/** A real server on a real SQLite file in a temp directory, listening on a free loopback port. */
+export async function startInstance(options: { organizations?: number; config?: ConfigInput; clock?: Clock } = {}): Promise<TestInstance> {
+  const dataDir = tempDir();
+  const config = loadConfig(dataDir, { port: 0, ...options.config });
+  const clock = options.clock ?? systemClock;
+  const runtime = await openRuntime(dataDir, config, clock);
+  const orgs: InitialCredentials[] = [];
+  for (let index = 0; index < (options.organizations ?? 2); index += 1) {
+    orgs.push(await createOrganization(runtime.db, clock, { name: `Org ${index + 1}`, adminUsername: `admin${index + 1}-${process.pid}-${counter++}` }));
+  }
+  const server = await createHttpServer(runtime);
+  const baseUrl = await server.listen('127.0.0.1', 0);
+  const host = new URL(baseUrl).host;
+  const defaultKey = orgs[0]?.api_key;
+  return {
+    dataDir,
+    runtime,
+    server,
+    baseUrl,
+    host,
+    orgs,
+    request({ method, url, key, body, idempotencyKey, headers }) {
+      const apiKey = key === undefined ? defaultKey : key;
+      const mutating = method === 'POST' || method === 'PUT' || method === 'PATCH';
+      const idem = idempotencyKey === undefined ? (mutating ? `test-${Date.now()}-${counter++}` : null) : idempotencyKey;
+      return server.app.inject({
+        method,
+        url,
+        headers: {
+          host,
+          ...(apiKey && { 'x-api-key': apiKey }),
+          ...(idem && { 'idempotency-key': idem }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body !== undefined && { payload: JSON.stringify(body) }),
+      });
+    },
+    async close() {
+      await server.close();
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a case through the API and returns its id. */
+export async function createCase(instance: TestInstance, name = 'Test case', key?: string): Promise<string> {
+  const response = await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name }, ...(key && { key }) });
+  if (response.statusCode !== 201) throw new Error(`create case failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { data: { id: string } }).data.id;
+}
+
+/** A small but real PDF (one page, one line of text), built by hand so tests need no PDF library. */
+export function minimalPdf(text = 'Hello Obscura'): Buffer {
+  const stream = `BT /F1 24 Tf 72 700 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(Buffer.byteLength(body));
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body);
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/** Uploads files through a session (PUT to each upload_url via inject) and completes it. */
+export async function uploadDocuments(instance: TestInstance, caseId: string, files: { name: string; bytes: Buffer }[], key?: string) {
+  const session = await instance.request({
+    method: 'POST',
+    url: `/api/v1/cases/${caseId}/upload-sessions`,
+    body: { files: files.map((file) => ({ name: file.name, size: file.bytes.length })) },
+    ...(key && { key }),
+  });
+  if (session.statusCode !== 201) throw new Error(`upload session failed: ${session.statusCode} ${session.body}`);
+  const data = (session.json() as { data: { id: string; files: { upload_url: string }[] } }).data;
+  for (const [index, file] of data.files.entries()) {
+    const put = await instance.server.app.inject({
+      method: 'PUT',
+      url: new URL(file.upload_url).pathname,
+      headers: { host: instance.host, 'content-type': 'application/octet-stream' },
+      payload: files[index]?.bytes ?? Buffer.alloc(0),
+    });
+    if (put.statusCode !== 200) throw new Error(`upload failed: ${put.statusCode} ${put.body}`);
+  }
+  const complete = await instance.request({ method: 'POST', url: `/api/v1/upload-sessions/${data.id}/complete`, ...(key && { key }) });
+  if (complete.statusCode !== 200) throw new Error(`complete failed: ${complete.statusCode} ${complete.body}`);
+  return (complete.json() as { data: { documents: { id: string; sha256: string }[] } }).data.documents;
+}
