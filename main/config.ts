@@ -24,6 +24,9 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   downloads: z.strictObject({ urlTtlSeconds: z.number().int().min(5).default(300) }).prefault({}),
+  sessions: z.strictObject({ ttlSeconds: z.number().int().min(60).default(12 * 3600) }).prefault({}),
+  /** Layer locks of the redaction editor expire unless the holder sends a heartbeat within this time. */
+  locks: z.strictObject({ ttlSeconds: z.number().int().min(5).default(120) }).prefault({}),
   /** Largest JSON body accepted on either API surface. */
   bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
   idempotencyRetentionHours: z.number().min(24).default(48),

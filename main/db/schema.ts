@@ -80,6 +80,7 @@ export interface DocumentsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  owner_user_id: number | null;
 }
 
 export interface UploadSessionsTable {
@@ -151,7 +152,104 @@ export interface OutboxEventsTable {
   created_at: string;
 }
 
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  organization_id: number;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface RedactionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  document_id: number;
+  /** Client-chosen id (a UUID from the UI), unique per document. */
+  redaction_id: string;
+  source: 'pdf' | 'image';
+  layer: string;
+  kind: string;
+  page_number: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  /** JSON array of {x, y}. */
+  points: string;
+  reason: string | null;
+  classification_type: string | null;
+  state: 'pending' | 'accepted' | 'rejected';
+  /** JSON object, e.g. {entity, score}, for staged suggestions. */
+  pending_reason: string | null;
+  /** The layer version this box was last written in. */
+  version_id: string;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface LayerVersionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  document_id: number;
+  layer: string;
+  version: number;
+  version_id: string;
+  created_at: string;
+  created_by: string;
+  origin: string;
+  /** JSON {created, updated, deleted} redaction ids. */
+  summary: string;
+  /** JSON array of every box of the layer at this version. */
+  snapshot: string;
+}
+
+export interface LayerLocksTable {
+  document_id: number;
+  layer: string;
+  organization_id: number;
+  user_id: number;
+  acquired_at: string;
+  expires_at: string;
+}
+
+export interface ReviewDecisionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  document_id: number;
+  redaction_row_id: number;
+  decision: 'accept' | 'reject';
+  reason: string | null;
+  actor_type: string;
+  actor_id: string;
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  document_id: number;
+  text: string;
+  author_type: string;
+  author_id: string;
+  created_at: string;
+}
+
 export interface Database {
+  settings: SettingsTable;
+  sessions: SessionsTable;
+  redactions: RedactionsTable;
+  layer_versions: LayerVersionsTable;
+  layer_locks: LayerLocksTable;
+  review_decisions: ReviewDecisionsTable;
+  comments: CommentsTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   service_accounts: ServiceAccountsTable;
@@ -180,3 +278,10 @@ export type UploadSessionRow = Selectable<UploadSessionsTable>;
 export type UploadFileRow = Selectable<UploadFilesTable>;
 export type DownloadTokenRow = Selectable<DownloadTokensTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type RedactionRow = Selectable<RedactionsTable>;
+export type NewRedaction = Insertable<RedactionsTable>;
+export type LayerVersionRow = Selectable<LayerVersionsTable>;
+export type LayerLockRow = Selectable<LayerLocksTable>;
+export type ReviewDecisionRow = Selectable<ReviewDecisionsTable>;
+export type CommentRow = Selectable<CommentsTable>;

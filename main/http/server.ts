@@ -13,6 +13,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Runtime } from '../runtime.js';
+import { applicationApi } from './app/index.js';
 import { fileRoutes } from './files/index.js';
 import { envelopeErrorHandler, notFoundHandler } from './shared/errors.js';
 import { allowedHostsFor, guardHostAndOrigin } from './shared/security.js';
@@ -91,10 +92,13 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
 
   await app.register(integrationApi, { prefix: '/api/v1' });
   await app.register(fileRoutes, { prefix: '/files' });
+  await app.register(applicationApi);
 
   const uiDir = rendererDir();
   if (uiDir) {
-    await app.register(fastifyStatic, { root: uiDir, prefix: '/', index: ['index.html'], cacheControl: false });
+    // wildcard: false routes each built file by name, so an unknown GET under /api/v1 or /files reaches that
+    // surface's own not-found handler and hooks (rate limits) instead of a catch-all static route.
+    await app.register(fastifyStatic, { root: uiDir, prefix: '/', index: ['index.html'], cacheControl: false, wildcard: false });
   }
 
   return {

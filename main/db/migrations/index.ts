@@ -1,4 +1,5 @@
 import { foundation } from './001-foundation.js';
+import { redactions } from './002-redactions.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Append only: a released migration is never edited, a new one is added. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'foundation', up: foundation }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'foundation', up: foundation },
+  { version: 2, name: 'redactions', up: redactions },
+];

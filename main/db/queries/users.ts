@@ -10,3 +10,16 @@ export async function insertUser(db: Executor, values: Insertable<UsersTable>): 
 export function findUserByUsername(db: Executor, username: string) {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
+
+export function findUser(db: Executor, organizationId: number, id: number) {
+  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function setUserActive(db: Executor, organizationId: number, id: number, active: boolean, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ active: active ? 1 : 0, updated_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+}

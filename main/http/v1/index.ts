@@ -2,11 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { envelopeErrorHandler, notFoundHandler } from '../shared/errors.js';
 import { authenticateAndAuthorize } from './authentication.js';
 import { caseRoutes } from './cases.js';
+import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
 import { claimOrReplay, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
 import { meRoutes } from './me.js';
 import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
+import { redactionRoutes } from './redactions.js';
 import { uploadSessionRoutes } from './upload-sessions.js';
 
 /** The key-authenticated integration API under /api/v1. */
@@ -30,4 +32,6 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(caseRoutes);
   await app.register(documentRoutes);
   await app.register(uploadSessionRoutes);
+  await app.register(redactionRoutes);
+  await app.register(commentRoutes);
 };

@@ -1,0 +1,35 @@
+import type { Insertable } from 'kysely';
+import type { SessionsTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export async function insertSession(db: Executor, values: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto('sessions').values(values).execute();
+}
+
+/** The session with its user, for authenticating a request. */
+export function findSessionWithUser(db: Executor, sessionId: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id',
+      'sessions.organization_id',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.revoked_at',
+      'users.username',
+      'users.display_name',
+      'users.is_admin',
+      'users.active',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Executor, sessionId: string, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeUserSessions(db: Executor, userId: number, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,16 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyPluginAsync } from 'fastify';
+import { authRoutes } from './auth.js';
+import { appErrorHandler } from './errors.js';
+import { appRedactionRoutes } from './redactions.js';
+import { requireSession } from './session.js';
+
+/** The application API used by the renderer: /api/auth, /api/redactions (and later /ocr, /ai-summary). */
+export const applicationApi: FastifyPluginAsync = async (app) => {
+  await app.register(fastifyCookie);
+  app.decorateRequest('sessionUser', null);
+  app.setErrorHandler(appErrorHandler);
+  app.addHook('onRequest', requireSession);
+  await app.register(authRoutes);
+  await app.register(appRedactionRoutes);
+};

@@ -1,0 +1,72 @@
+import type {} from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../common/errors.js';
+import type { Executor } from '../../db/queries/executor.js';
+import type { ServiceContext } from '../../services/context.js';
+import { authenticateSession, type SessionUser } from '../../services/sessions.js';
+
+export const SESSION_COOKIE = 'obscura_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionUser: SessionUser | null;
+  }
+  interface FastifyContextConfig {
+    /** Application API: reachable without a session (sign-in). */
+    public?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Session check for every application route: a Bearer token or the session cookie. A cookie is sent by
+ * the browser on its own, so writes that rely on it must also prove they come from our own page.
+ */
+export async function requireSession(request: FastifyRequest) {
+  if (request.is404 || request.routeOptions.config.public) return;
+  const authorization = request.headers.authorization;
+  const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
+  const cookie = request.cookies[SESSION_COOKIE];
+  const token = bearer ?? cookie;
+  const { runtime } = request.server.obscura;
+  request.sessionUser = await authenticateSession(runtime.db, runtime.clock, token);
+  if (!bearer && !SAFE_METHODS.has(request.method)) {
+    // The global guard has already refused foreign origins; here a same-origin signal must be present.
+    const sameOrigin = request.headers.origin !== undefined || request.headers['sec-fetch-site'] === 'same-origin';
+    if (!sameOrigin) throw new DomainError('permission_denied', 'cookie-authenticated changes must come from the Obscura page itself');
+  }
+}
+
+export function sessionUser(request: FastifyRequest): SessionUser {
+  if (!request.sessionUser) throw new Error('application route reached without a session');
+  return request.sessionUser;
+}
+
+export function userContext(request: FastifyRequest): ServiceContext {
+  const user = sessionUser(request);
+  return {
+    actor: { type: 'user', id: String(user.userId), organizationId: user.organizationId },
+    requestId: request.id,
+    clock: request.server.obscura.runtime.clock,
+  };
+}
+
+/** `user_id` parameters must name the signed-in user, unless that user is an administrator. */
+export function assertActingAs(request: FastifyRequest, userId: string | undefined): void {
+  const user = sessionUser(request);
+  if (userId === undefined || userId === '' || userId === String(user.userId) || user.isAdmin) return;
+  throw new DomainError('permission_denied', 'user_id must be your own user id');
+}
+
+export function readApp<T>(request: FastifyRequest, work: (db: Executor, ctx: ServiceContext) => Promise<T>): Promise<T> {
+  return work(request.server.obscura.runtime.db, userContext(request));
+}
+
+/** Runs an application change in one transaction. */
+export async function commitApp<T>(request: FastifyRequest, reply: FastifyReply, status: number, work: (trx: Executor, ctx: ServiceContext) => Promise<T>): Promise<T> {
+  const ctx = userContext(request);
+  const result = await request.server.obscura.runtime.db.transaction().execute((trx) => work(trx, ctx));
+  reply.code(status);
+  return result;
+}
