@@ -48,7 +48,7 @@ export function boxFromRow(row: RedactionRow): Box {
     y1: row.y1,
     x2: row.x2,
     y2: row.y2,
-    points: JSON.parse(row.points) as Point[],
+    points: row.points === '[]' ? [] : (JSON.parse(row.points) as Point[]),
     reason: row.reason,
     classificationType: row.classification_type,
     state: row.state,
@@ -61,16 +61,52 @@ export function boxFromRow(row: RedactionRow): Box {
   };
 }
 
-/** The application API's stored-record shape: PDF boxes carry pdf_*, image boxes image_*. */
+/**
+ * The application API's stored-record shape: PDF boxes carry pdf_*, image boxes image_*. Built as one
+ * literal per source (no spreads): listing 10,000 boxes calls this in a tight loop.
+ */
 export function toAppRecord(box: Box): Record<string, unknown> {
-  const common = {
+  const exemption = LAYER_INFO[box.layer].exemption;
+  if (box.source === 'pdf') {
+    return {
+      _id: String(box.rowId),
+      doc_id: box.documentId,
+      record_type: 'pdf',
+      redaction_id: box.redactionId,
+      page_number: box.page,
+      redaction_type: box.kind,
+      layer: box.layer,
+      exemption,
+      pdf_x1: box.x1,
+      pdf_y1: box.y1,
+      pdf_x2: box.x2,
+      pdf_y2: box.y2,
+      pdf_polygon_points: box.points,
+      redaction_reason: box.reason,
+      classification_type: box.classificationType,
+      state: box.state,
+      pending_reason: box.pendingReason,
+      version_id: box.versionId,
+      created_at: box.createdAt,
+      created_by: box.createdBy,
+      updated_at: box.updatedAt,
+      updated_by: box.updatedBy,
+    };
+  }
+  return {
     _id: String(box.rowId),
     doc_id: box.documentId,
+    record_type: 'image',
     redaction_id: box.redactionId,
     page_number: box.page,
     redaction_type: box.kind,
     layer: box.layer,
-    exemption: LAYER_INFO[box.layer].exemption,
+    exemption,
+    image_x1: box.x1,
+    image_y1: box.y1,
+    image_x2: box.x2,
+    image_y2: box.y2,
+    image_polygon_points: box.points,
     redaction_reason: box.reason,
     classification_type: box.classificationType,
     state: box.state,
@@ -81,10 +117,6 @@ export function toAppRecord(box: Box): Record<string, unknown> {
     updated_at: box.updatedAt,
     updated_by: box.updatedBy,
   };
-  if (box.source === 'pdf') {
-    return { ...common, record_type: 'pdf', pdf_x1: box.x1, pdf_y1: box.y1, pdf_x2: box.x2, pdf_y2: box.y2, pdf_polygon_points: box.points };
-  }
-  return { ...common, record_type: 'image', image_x1: box.x1, image_y1: box.y1, image_x2: box.x2, image_y2: box.y2, image_polygon_points: box.points };
 }
 
 /** Snapshot entry of a layer version: everything needed to read the version back. */
