@@ -27,6 +27,37 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every statement again on every query; preparing costs ten times more than running a
+ * small query. This hands Kysely a view of the connection that reuses prepared statements by SQL text.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        // Re-insert to keep the map in least-recently-used order.
+        cache.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+    close() {
+      cache.clear();
+      sqlite.close();
+    },
+  };
+}
+
 export async function openDatabase(file: string): Promise<OpenedDatabase> {
   const sqlite = openSqlite(file);
   try {
@@ -35,7 +66,7 @@ export async function openDatabase(file: string): Promise<OpenedDatabase> {
     sqlite.close();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     sqlite,

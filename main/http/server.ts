@@ -62,9 +62,16 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
     if (text === '') return done(null, undefined);
     return parseJson(request, text, done);
   });
+  // Bodies are JSON only: Fastify's built-in text/plain parser would let a string reach the handlers'
+  // validation (400) instead of the documented 415 for another content type.
+  app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', guardHostAndOrigin(context.originPolicy));
+  // Once closing, answers to requests still in flight end their connection, so a client's idle keep-alive
+  // socket cannot hold shutdown open until it times out.
+  let closing = false;
   app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
@@ -111,6 +118,9 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
       context.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
       return context.baseUrl;
     },
-    close: () => app.close(),
+    close: () => {
+      closing = true;
+      return app.close();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { DomainError } from '../common/errors.js';
 import { isScope, type Scope } from '../common/scopes.js';
 import { constantTimeEqualHex, randomToken, sha256Hex } from './secrets.js';
 import { randomBytes } from 'node:crypto';
+import { currentCredentialsEpoch } from '../db/change-signals.js';
 
 // Format: obs_<12 lowercase hex lookup id>_<43-char base64url secret>. The lookup id finds the row;
 // only the SHA-256 of the secret is stored, so the database never holds a usable key.
@@ -53,12 +54,41 @@ export interface ApiPrincipal {
   createdAt: string;
 }
 
+interface CachedPrincipal {
+  principal: ApiPrincipal;
+  epoch: number;
+}
+
+const CACHE_LIMIT = 10_000;
+// Per database handle: keys resolved recently, valid until any key or service account changes.
+const principalCache = new WeakMap<object, Map<string, CachedPrincipal>>();
+
+function cacheFor(db: Executor): Map<string, CachedPrincipal> {
+  let cache = principalCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    principalCache.set(db, cache);
+  }
+  return cache;
+}
+
+function checkExpiry(principal: ApiPrincipal, now: Date): ApiPrincipal {
+  if (principal.expiresAt && Date.parse(principal.expiresAt) <= now.getTime()) throw new DomainError('authentication_failed', 'API key has expired');
+  return principal;
+}
+
 /**
  * Resolves a raw x-api-key value. Missing, malformed, unknown, revoked or expired → 401;
  * a valid key whose service account is inactive → 403 (the key is genuine, its owner is not allowed).
+ * Valid keys are cached until the next write to api_keys or service_accounts (see db/change-signals.ts),
+ * so revocation and deactivation take effect on the very next request.
  */
 export async function authenticateApiKey(db: Executor, raw: string | undefined, now: Date): Promise<ApiPrincipal> {
   if (!raw) throw new DomainError('authentication_failed', 'missing x-api-key header');
+  const cache = cacheFor(db);
+  const epoch = currentCredentialsEpoch();
+  const cached = cache.get(raw);
+  if (cached && cached.epoch === epoch) return checkExpiry(cached.principal, now);
   const parsed = parseApiKey(raw);
   if (!parsed) throw new DomainError('authentication_failed', 'malformed API key');
   const row = await findApiKeyForAuthentication(db, parsed.lookupId);
@@ -69,7 +99,7 @@ export async function authenticateApiKey(db: Executor, raw: string | undefined, 
   if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) throw new DomainError('authentication_failed', 'API key has expired');
   if (row.service_account_active !== 1) throw new DomainError('permission_denied', 'the service account owning this key is deactivated');
   const scopes = (JSON.parse(row.scopes) as string[]).filter(isScope);
-  return {
+  const principal: ApiPrincipal = {
     apiKeyId: row.id,
     apiKeyName: row.name,
     lookupId: row.lookup_id,
@@ -80,4 +110,7 @@ export async function authenticateApiKey(db: Executor, raw: string | undefined, 
     expiresAt: row.expires_at,
     createdAt: row.created_at,
   };
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(raw, { principal, epoch });
+  return principal;
 }

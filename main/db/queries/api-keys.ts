@@ -1,9 +1,11 @@
 import type { Insertable } from 'kysely';
 import type { ApiKeysTable } from '../schema.js';
+import { noteCredentialsChanged } from '../change-signals.js';
 import type { Executor } from './executor.js';
 
 export async function insertApiKey(db: Executor, values: Insertable<ApiKeysTable>): Promise<number> {
   const row = await db.insertInto('api_keys').values(values).returning('id').executeTakeFirstOrThrow();
+  noteCredentialsChanged();
   return row.id;
 }
 
@@ -31,6 +33,7 @@ export function findApiKeyForAuthentication(db: Executor, lookupId: string) {
 }
 
 export async function revokeApiKey(db: Executor, organizationId: number, id: number, now: string) {
+  noteCredentialsChanged();
   await db
     .updateTable('api_keys')
     .set({ revoked_at: now })
@@ -41,5 +44,6 @@ export async function revokeApiKey(db: Executor, organizationId: number, id: num
 }
 
 export async function setApiKeyExpiry(db: Executor, organizationId: number, id: number, expiresAt: string | null) {
+  noteCredentialsChanged();
   await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }

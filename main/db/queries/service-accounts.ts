@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { ServiceAccountsTable } from '../schema.js';
+import { noteCredentialsChanged } from '../change-signals.js';
 import type { Executor } from './executor.js';
 
 export async function insertServiceAccount(db: Executor, values: Insertable<ServiceAccountsTable>): Promise<number> {
@@ -17,6 +18,7 @@ export function findServiceAccount(db: Executor, organizationId: number, id: num
 }
 
 export async function setServiceAccountActive(db: Executor, organizationId: number, id: number, active: boolean, now: string) {
+  noteCredentialsChanged();
   await db
     .updateTable('service_accounts')
     .set({ active: active ? 1 : 0, updated_at: now })

@@ -1,0 +1,46 @@
+// A real Obscura instance for the benchmarks: temp data dir, rate limits lifted, one organization and its
+// API key, one case created through the API itself. Every request still goes through the host/origin
+// guard, key authentication, scope checks, the idempotency hooks and zod response serialisation.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../main/config.js';
+import { createHttpServer } from '../../main/http/server.js';
+import { openRuntime } from '../../main/runtime.js';
+import { createOrganization } from '../../main/services/bootstrap.js';
+import { systemClock } from '../../main/services/context.js';
+import { serveTarget } from '../lib/target.js';
+
+export interface ObscuraTargetInfo {
+  baseUrl: string;
+  apiKey: string;
+  caseId: string;
+  dataDir: string;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-bench-'));
+const config = loadConfig(dataDir, { port: 0, rateLimits: { enabled: false } });
+const runtime = await openRuntime(dataDir, config, systemClock);
+const org = await createOrganization(runtime.db, systemClock, { name: 'Bench organization', adminUsername: 'bench-admin' });
+const server = await createHttpServer(runtime, { logger: false });
+const baseUrl = await server.listen('127.0.0.1', 0);
+
+const created = await fetch(`${baseUrl}/api/v1/cases`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', 'x-api-key': org.api_key, 'idempotency-key': 'bench-create-case' },
+  body: JSON.stringify({
+    name: 'FOIA-2024-0193: records of the municipal parking enforcement contract',
+    description: 'Benchmark case: all correspondence between the city and the contractor, 2021 to 2023.',
+    priority: 'high',
+    dueDate: '2024-12-31',
+  }),
+});
+if (created.status !== 201) throw new Error(`creating the benchmark case failed: ${created.status} ${await created.text()}`);
+const caseId = ((await created.json()) as { data: { id: string } }).data.id;
+
+const info: ObscuraTargetInfo = { baseUrl, apiKey: org.api_key, caseId, dataDir };
+serveTarget({ ...info }, async () => {
+  await server.close();
+  await runtime.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,14 @@
+/**
+ * Counters bumped by every write to a table whose rows other layers cache. The main process is the only
+ * database writer, so an in-process counter is enough to invalidate those caches at once.
+ */
+let credentialsEpoch = 0;
+
+/** Called by the query functions that write api_keys or service_accounts. */
+export function noteCredentialsChanged(): void {
+  credentialsEpoch += 1;
+}
+
+export function currentCredentialsEpoch(): number {
+  return credentialsEpoch;
+}
