@@ -89,8 +89,8 @@ async function serve(args: string[]): Promise<number> {
       console.log(`  (shown once; a copy readable only by you is in ${file})`);
     },
   });
-  console.log(`listening on ${instance.url}`);
-  await new Promise<void>((resolve) => {
+  // Handlers first: a supervisor may send SIGTERM the moment it reads the listening line.
+  const stopped = new Promise<void>((resolve) => {
     const shutdown = () => {
       process.off('SIGTERM', shutdown);
       process.off('SIGINT', shutdown);
@@ -102,5 +102,7 @@ async function serve(args: string[]): Promise<number> {
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
   });
+  console.log(`listening on ${instance.url}`);
+  await stopped;
   return 0;
 }

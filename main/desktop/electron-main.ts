@@ -4,6 +4,7 @@
 // builds where the optional electron package is not installed.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultDataDir } from '../config.js';
 import { startInstance, type RunningInstance } from '../serve.js';
 import type { BrowserWindow, ElectronMainModule, WebContents } from './electron-types.js';
 import {
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
   await app.whenReady();
   let firstRunFile: string | null = null;
   instance = await startInstance({
-    dataDir: app.getPath('userData'),
+    // The same per-user data directory as the headless `npm start`, so both modes share one workspace.
+    dataDir: defaultDataDir(),
     overrides: { host: '127.0.0.1', port: 0 },
     onFirstRun: (_credentials, credentialsFile) => {
       firstRunFile = credentialsFile;

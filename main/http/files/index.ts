@@ -17,6 +17,12 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   // Upload bodies are raw bytes of any type: they are streamed to disk, never parsed or buffered.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+  // A refused upload is answered before its body was read to the end; close the connection after the
+  // answer, or the half-read request keeps the socket busy and holds up a graceful shutdown.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('Connection', 'close');
+    return payload;
+  });
 
   app.put('/uploads/:token', { schema: { hide: true, params: Token } }, async (request) => {
     const { runtime } = request.server.obscura;

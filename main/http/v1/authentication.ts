@@ -13,9 +13,10 @@ function headerValue(value: string | string[] | undefined): string | undefined {
  */
 export function authenticateAndAuthorize(limits: RateLimits) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.is404) return;
     const raw = headerValue(request.headers['x-api-key']);
+    // Unknown routes need no key, but they count against the raw tier and carry the headers like every response.
     await limits.consume(reply, 'raw-key', raw ?? '');
+    if (request.is404) return;
     const { runtime } = request.server.obscura;
     const principal = await authenticateApiKey(runtime.db, raw, runtime.clock.now());
     request.principal = principal;
