@@ -15,19 +15,6 @@ export function findLatestLayerVersion(db: Executor, documentId: number, layer: 
     .executeTakeFirst();
 }
 
-/** The newest version of every layer of a document that has one. */
-export function listLatestLayerVersions(db: Executor, documentId: number) {
-  return db
-    .selectFrom('layer_versions as v')
-    .select(['v.layer', 'v.version', 'v.version_id'])
-    .where('v.document_id', '=', documentId)
-    .where('v.version', '=', (eb) =>
-      eb.selectFrom('layer_versions as w').select((w) => w.fn.max('w.version').as('m')).whereRef('w.document_id', '=', 'v.document_id').whereRef('w.layer', '=', 'v.layer'),
-    )
-    .orderBy('v.layer')
-    .execute();
-}
-
 export function listLayerVersions(db: Executor, documentId: number, layer: string) {
   return db.selectFrom('layer_versions').select(SUMMARY_COLUMNS).where('document_id', '=', documentId).where('layer', '=', layer).orderBy('version').execute();
 }
@@ -44,4 +31,17 @@ export function findLayerVersion(db: Executor, documentId: number, layer: string
 
 export async function insertLayerVersion(db: Executor, values: Insertable<LayerVersionsTable>): Promise<void> {
   await db.insertInto('layer_versions').values(values).execute();
+}
+
+/** The newest version of every layer of a document, with its snapshot: the document's current boxes. */
+export function listLatestLayerSnapshots(db: Executor, documentId: number, layers?: readonly string[]) {
+  let query = db
+    .selectFrom('layer_versions as v')
+    .select(['v.layer', 'v.version', 'v.version_id', 'v.summary', 'v.snapshot'])
+    .where('v.document_id', '=', documentId)
+    .where('v.version', '=', (eb) =>
+      eb.selectFrom('layer_versions as w').select((w) => w.fn.max('w.version').as('m')).whereRef('w.document_id', '=', 'v.document_id').whereRef('w.layer', '=', 'v.layer'),
+    );
+  if (layers) query = query.where('v.layer', 'in', layers.length > 0 ? [...layers] : ['']);
+  return query.orderBy('v.layer').execute();
 }

@@ -42,10 +42,14 @@ export function findRedactionsByIds(db: Executor, organizationId: number, docume
     .execute();
 }
 
-export async function insertRedactions(db: Executor, rows: readonly NewRedaction[]): Promise<void> {
+/** Inserts rows in chunks; returns their new ids in the order given. */
+export async function insertRedactions(db: Executor, rows: readonly NewRedaction[]): Promise<number[]> {
+  const ids: number[] = [];
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await db.insertInto('redactions').values(rows.slice(start, start + INSERT_CHUNK)).execute();
+    const inserted = await db.insertInto('redactions').values(rows.slice(start, start + INSERT_CHUNK)).returning('id').execute();
+    for (const row of inserted) ids.push(row.id);
   }
+  return ids;
 }
 
 export async function updateRedaction(db: Executor, id: number, values: Partial<Omit<NewRedaction, 'id'>>): Promise<void> {

@@ -6,7 +6,7 @@ import {
   deleteBoxes,
   getLayer,
   getVersion,
-  listRedactions,
+  listRedactionsJson,
   listVersions,
   lockLayer,
   parseLayersQuery,
@@ -34,9 +34,10 @@ export const appRedactionRoutes: FastifyPluginAsyncZod = async (app) => {
     return commitApp(request, reply, 201, (trx, ctx) => saveLayer(trx, ctx, request.params.docId, { redactions: body.redactions, versionInfo }));
   });
 
-  app.get('/api/redactions/:docId', { schema: { params: DocParams, querystring: z.object({ layers: z.string().optional() }) } }, (request) =>
-    readApp(request, (db, ctx) => listRedactions(db, ctx, request.params.docId, parseLayersQuery(request.query.layers))),
-  );
+  app.get('/api/redactions/:docId', { schema: { params: DocParams, querystring: z.object({ layers: z.string().optional() }) } }, async (request, reply) => {
+    const json = await readApp(request, (db, ctx) => listRedactionsJson(db, ctx, request.params.docId, parseLayersQuery(request.query.layers), request.id));
+    return reply.type('application/json; charset=utf-8').send(json);
+  });
 
   app.delete('/api/redactions/:docId', { schema: { params: DocParams } }, (request, reply) =>
     commitApp(request, reply, 200, (trx, ctx) => clearDocument(trx, ctx, request.params.docId, sessionUser(request).isAdmin)),

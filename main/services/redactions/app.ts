@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/queries/executor.js';
 import type { DocumentRow } from '../../db/schema.js';
 import { acquireLayerLock, findLayerLocks, releaseLayerLock } from '../../db/queries/layer-locks.js';
-import { findLatestLayerVersion, findLayerVersion, listLatestLayerVersions, listLayerVersions } from '../../db/queries/layer-versions.js';
+import { findLatestLayerVersion, findLayerVersion, listLatestLayerSnapshots, listLayerVersions } from '../../db/queries/layer-versions.js';
 import { findRedactionsByClientId, listDocumentRedactions, listLayerRedactions } from '../../db/queries/redactions.js';
 import { DomainError, type ErrorDetail } from '../../common/errors.js';
 import { LAYER_INFO, LAYERS, REDACTION_KINDS, REDACTION_TOOLS, CLASSIFICATION_TYPES, isLayer, type Layer } from '../../common/redaction-catalog.js';
@@ -44,18 +44,28 @@ export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: n
   };
 }
 
-export async function listRedactions(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined) {
+/**
+ * GET /api/redactions/{docId}, as a ready JSON text. The latest version snapshot of each layer holds
+ * exactly the layer's current records (every change goes through writeLayer), so the list is those
+ * snapshots spliced together: no per-box work, which keeps a 10,000-box document fast. Records come
+ * grouped by layer, in creation order within a layer.
+ */
+export async function listRedactionsJson(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined, requestId: string): Promise<string> {
   await requireDocument(db, ctx, documentId);
-  const rows = await listDocumentRedactions(db, documentId, layers);
-  const versions = await listLatestLayerVersions(db, documentId);
-  return {
-    success: true as const,
-    redactions: rows.map((row) => toAppRecord(boxFromRow(row))),
-    count: rows.length,
-    allowedLayers: [...LAYERS],
-    version_ids: versions.filter((version) => !layers || layers.includes(version.layer as Layer)).map((version) => version.version_id),
-    versions: Object.fromEntries(versions.map((version) => [version.layer, { version_id: version.version_id, version: version.version }])),
-  };
+  const latest = await listLatestLayerSnapshots(db, documentId, layers);
+  let count = 0;
+  const parts: string[] = [];
+  for (const version of latest) {
+    count += (JSON.parse(version.summary) as { count: number }).count;
+    const inner = version.snapshot.slice(1, -1);
+    if (inner.length > 0) parts.push(inner);
+  }
+  const versions = Object.fromEntries(latest.map((version) => [version.layer, { version_id: version.version_id, version: version.version }]));
+  return (
+    `{"success":true,"redactions":[${parts.join(',')}],"count":${count},` +
+    `"allowedLayers":${JSON.stringify(LAYERS)},"version_ids":${JSON.stringify(latest.map((version) => version.version_id))},` +
+    `"versions":${JSON.stringify(versions)},"request_id":${JSON.stringify(requestId)}}`
+  );
 }
 
 export async function getLayer(db: Executor, ctx: ServiceContext, documentId: number, layer: Layer) {

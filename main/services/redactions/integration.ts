@@ -71,7 +71,14 @@ function boxFromCoordinates(
     reason: input.reason,
     classificationType: input.classificationType,
   };
-  const problems = checkBox(box, field);
+  // checkBox names the store's fields (x2, points); name them where this API's body carries them.
+  const pointsField = `${field}.coordinates.points`;
+  const renamed: Record<string, string> = {
+    [`${field}.x2`]: coordinates.box ? `${field}.coordinates.box.x2` : pointsField,
+    [`${field}.y2`]: coordinates.box ? `${field}.coordinates.box.y2` : pointsField,
+    [`${field}.points`]: pointsField,
+  };
+  const problems = checkBox(box, field).map((problem) => ({ ...problem, field: renamed[problem.field] ?? problem.field }));
   return problems.length > 0 ? problems : box;
 }
 

@@ -3,7 +3,6 @@ import type { Executor } from '../../db/queries/executor.js';
 import { findLayerLocks } from '../../db/queries/layer-locks.js';
 import { findLatestLayerVersion, insertLayerVersion } from '../../db/queries/layer-versions.js';
 import { deleteRedactionsByRowIds, insertRedactions, listLayerRedactions, updateRedaction } from '../../db/queries/redactions.js';
-import type { NewRedaction } from '../../db/schema.js';
 import { DomainError } from '../../common/errors.js';
 import type { Layer, RedactionState } from '../../common/redaction-catalog.js';
 import { recordChange } from '../change-log.js';
@@ -128,58 +127,69 @@ export async function writeLayer(
   const versionId = randomUUID();
   const now = isoNow(ctx);
   const actor = `${ctx.actor.type}:${ctx.actor.id}`;
-  const existing = new Map((await listLayerRedactions(db, documentId, layer)).map((row) => [row.redaction_id, boxFromRow(row)]));
+  const current = new Map((await listLayerRedactions(db, documentId, layer)).map((row) => [row.redaction_id, boxFromRow(row)]));
   const created: string[] = [];
   const updated: string[] = [];
   const deleted: string[] = [];
-  const inserts: NewRedaction[] = [];
-
-  const insertRow = (box: BoxInput, state: RedactionState, pendingReason: Record<string, unknown> | null): NewRedaction => ({
-    organization_id: ctx.actor.organizationId,
-    document_id: documentId,
-    redaction_id: box.redactionId,
-    ...rowValues(box),
-    state,
-    pending_reason: pendingReason ? JSON.stringify(pendingReason) : null,
-    version_id: versionId,
-    created_at: now,
-    created_by: actor,
-    updated_at: now,
-    updated_by: actor,
-  });
+  const inserts: { box: BoxInput; state: RedactionState; pendingReason: Record<string, unknown> | null }[] = [];
+  const stamp = { versionId, updatedAt: now, updatedBy: actor };
 
   for (const box of change.upserts ?? []) {
-    const current = existing.get(box.redactionId);
-    if (current) {
-      await updateRedaction(db, current.rowId, { ...rowValues(box), version_id: versionId, updated_at: now, updated_by: actor });
+    const existing = current.get(box.redactionId);
+    if (existing) {
+      await updateRedaction(db, existing.rowId, { ...rowValues(box), version_id: versionId, updated_at: now, updated_by: actor });
+      current.set(box.redactionId, { ...existing, ...box, ...stamp });
       updated.push(box.redactionId);
-    } else {
-      inserts.push(insertRow(box, 'accepted', null));
+    } else if (!inserts.some((insert) => insert.box.redactionId === box.redactionId)) {
+      inserts.push({ box, state: 'accepted', pendingReason: null });
       created.push(box.redactionId);
     }
   }
   for (const { box, pendingReason } of change.staged ?? []) {
-    if (existing.has(box.redactionId) || created.includes(box.redactionId)) continue;
-    inserts.push(insertRow(box, 'pending', pendingReason));
+    if (current.has(box.redactionId) || inserts.some((insert) => insert.box.redactionId === box.redactionId)) continue;
+    inserts.push({ box, state: 'pending', pendingReason });
     created.push(box.redactionId);
   }
-  await insertRedactions(db, inserts);
+  const rowIds = await insertRedactions(
+    db,
+    inserts.map(({ box, state, pendingReason }) => ({
+      organization_id: ctx.actor.organizationId,
+      document_id: documentId,
+      redaction_id: box.redactionId,
+      ...rowValues(box),
+      state,
+      pending_reason: pendingReason ? JSON.stringify(pendingReason) : null,
+      version_id: versionId,
+      created_at: now,
+      created_by: actor,
+      updated_at: now,
+      updated_by: actor,
+    })),
+  );
+  inserts.forEach(({ box, state, pendingReason }, index) => {
+    const rowId = rowIds[index];
+    if (rowId === undefined) throw new Error('insert returned fewer ids than rows');
+    current.set(box.redactionId, { ...box, rowId, documentId, state, pendingReason, createdAt: now, createdBy: actor, ...stamp });
+  });
   for (const { redactionId, state } of change.states ?? []) {
-    const current = existing.get(redactionId);
-    if (!current) throw new DomainError('resource_not_found', `redaction ${redactionId} not found in layer ${layer}`);
-    await updateRedaction(db, current.rowId, { state, version_id: versionId, updated_at: now, updated_by: actor });
+    const existing = current.get(redactionId);
+    if (!existing) throw new DomainError('resource_not_found', `redaction ${redactionId} not found in layer ${layer}`);
+    await updateRedaction(db, existing.rowId, { state, version_id: versionId, updated_at: now, updated_by: actor });
+    current.set(redactionId, { ...existing, state, ...stamp });
     updated.push(redactionId);
   }
   const deleteRowIds: number[] = [];
   for (const redactionId of change.deletes ?? []) {
-    const current = existing.get(redactionId);
-    if (!current) throw new DomainError('resource_not_found', `redaction ${redactionId} not found in layer ${layer}`);
-    deleteRowIds.push(current.rowId);
+    const existing = current.get(redactionId);
+    if (!existing) throw new DomainError('resource_not_found', `redaction ${redactionId} not found in layer ${layer}`);
+    deleteRowIds.push(existing.rowId);
+    current.delete(redactionId);
     deleted.push(redactionId);
   }
   await deleteRedactionsByRowIds(db, deleteRowIds);
 
-  const boxes = (await listLayerRedactions(db, documentId, layer)).map(boxFromRow);
+  // The snapshot is the layer's whole state; the rows above and it change together in this transaction.
+  const boxes = [...current.values()].sort((a, b) => a.rowId - b.rowId);
   await insertLayerVersion(db, {
     organization_id: ctx.actor.organizationId,
     document_id: documentId,
