@@ -21,6 +21,17 @@ import type { HttpContext } from './types.js';
 import { integrationApi } from './v1/index.js';
 import './types.js';
 
+const errorResponse = (description: string) => ({ description, $ref: '#/components/schemas/Error' });
+const ERROR_RESPONSES = {
+  400: errorResponse('validation_error'),
+  401: errorResponse('authentication_failed'),
+  403: errorResponse('permission_denied'),
+  404: errorResponse('resource_not_found'),
+  409: errorResponse('conflict, invalid_transition or idempotency_key_reused'),
+  429: errorResponse('rate_limited (see Retry-After)'),
+  500: errorResponse('internal_error'),
+};
+
 export interface ObscuraServer {
   app: FastifyInstance;
   /** Starts listening; resolves to the base URL, e.g. http://127.0.0.1:4791. */
@@ -92,6 +103,9 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
       // Only the integration API is published; paths are given relative to its /api/v1 server entry.
       if (!document.url.startsWith('/api/v1/')) return { schema: { ...document.schema, hide: true }, url: document.url };
       const transformed = jsonSchemaTransform(document);
+      const schema = transformed.schema as { response?: Record<string, unknown> };
+      // Every operation can fail with the shared envelope; list the statuses clients must handle.
+      schema.response = { ...ERROR_RESPONSES, ...schema.response };
       return { ...transformed, url: transformed.url.slice('/api/v1'.length) };
     },
     transformObject: jsonSchemaTransformObject,
