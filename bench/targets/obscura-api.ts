@@ -4,12 +4,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../main/config.js';
-import { createHttpServer } from '../../main/http/server.js';
-import { openRuntime } from '../../main/runtime.js';
-import { createOrganization } from '../../main/services/bootstrap.js';
-import { systemClock } from '../../main/services/context.js';
 import { serveTarget } from '../lib/target.js';
+
+// The server under test is the compiled build (`npm run bench` builds first), not the TypeScript sources
+// through tsx's loader, so the numbers are those of the shipped code.
+const dist = new URL('../../dist/main/', import.meta.url);
+if (!fs.existsSync(new URL('http/server.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
+const { loadConfig } = (await import(new URL('config.js', dist).href)) as typeof import('../../main/config.js');
+const { createHttpServer } = (await import(new URL('http/server.js', dist).href)) as typeof import('../../main/http/server.js');
+const { openRuntime } = (await import(new URL('runtime.js', dist).href)) as typeof import('../../main/runtime.js');
+const { createOrganization } = (await import(new URL('services/bootstrap.js', dist).href)) as typeof import('../../main/services/bootstrap.js');
+const { systemClock } = (await import(new URL('services/context.js', dist).href)) as typeof import('../../main/services/context.js');
 
 export interface ObscuraTargetInfo {
   baseUrl: string;

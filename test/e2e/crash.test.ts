@@ -203,7 +203,7 @@ describe('SIGKILL and restart', () => {
     };
 
     const clients = Array.from({ length: 40 }, (_, index) => client(index));
-    await waitFor(() => promised.documents.length >= 4);
+    await waitFor(() => promised.documents.length >= 4, 45_000);
     running.child.kill('SIGKILL');
     await Promise.all(clients);
     expect(failures, 'the kill should interrupt some clients').toBeGreaterThan(0);
@@ -221,5 +221,5 @@ describe('SIGKILL and restart', () => {
     }
     expect(await server?.stop()).toEqual({ code: 0, signal: null });
     server = undefined;
-  });
+  }, 120_000);
 });

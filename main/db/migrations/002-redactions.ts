@@ -18,8 +18,10 @@ CREATE INDEX sessions_user ON sessions(user_id);
 
 ALTER TABLE documents ADD COLUMN owner_user_id INTEGER REFERENCES users(id);
 
+-- AUTOINCREMENT: redaction ids are public and review decisions name them, so a deleted box's id must
+-- never be handed to a new box (SQLite would otherwise reuse the largest id after it is deleted).
 CREATE TABLE redactions (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   organization_id INTEGER NOT NULL REFERENCES organizations(id),
   document_id INTEGER NOT NULL REFERENCES documents(id),
   redaction_id TEXT NOT NULL,

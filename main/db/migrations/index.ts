@@ -1,6 +1,5 @@
 import { foundation } from './001-foundation.js';
 import { redactions } from './002-redactions.js';
-import { redactionIds } from './003-redaction-ids.js';
 
 export interface Migration {
   version: number;
@@ -12,5 +11,4 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'foundation', up: foundation },
   { version: 2, name: 'redactions', up: redactions },
-  { version: 3, name: 'redaction-ids', up: redactionIds },
 ];

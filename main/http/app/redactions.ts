@@ -30,8 +30,7 @@ export const appRedactionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/redactions/:docId', { schema: { params: DocParams, body: JsonObject.nullish() } }, (request, reply) => {
     const body = request.body ?? {};
-    const versionInfo = body.versionInfo && typeof body.versionInfo === 'object' ? (body.versionInfo as { versionId?: string | null }) : undefined;
-    return commitApp(request, reply, 201, (trx, ctx) => saveLayer(trx, ctx, request.params.docId, { redactions: body.redactions, versionInfo }));
+    return commitApp(request, reply, 201, (trx, ctx) => saveLayer(trx, ctx, request.params.docId, { redactions: body.redactions, versionInfo: body.versionInfo }));
   });
 
   app.get('/api/redactions/:docId', { schema: { params: DocParams, querystring: z.object({ layers: z.string().optional() }) } }, async (request, reply) => {

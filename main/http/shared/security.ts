@@ -20,19 +20,23 @@ export interface OriginPolicy {
 
 /** Rejects foreign Host headers and cross-origin browser requests; the app's own origin is the only one allowed. */
 export function guardHostAndOrigin(policy: OriginPolicy) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback style: runs first on every request; refusing means answering and not calling done().
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const host = (request.headers.host ?? '').toLowerCase();
     if (!policy.allowedHosts.has(host)) {
-      return sendProblem(request, reply, { status: 403, code: 'permission_denied', message: `requests for host "${host}" are not served here` });
+      sendProblem(request, reply, { status: 403, code: 'permission_denied', message: `requests for host "${host}" are not served here` });
+      return;
     }
     const origin = request.headers.origin;
     if (origin !== undefined && !isOwnOrigin(origin, policy)) {
-      return sendProblem(request, reply, { status: 403, code: 'permission_denied', message: `cross-origin requests from ${origin} are refused` });
+      sendProblem(request, reply, { status: 403, code: 'permission_denied', message: `cross-origin requests from ${origin} are refused` });
+      return;
     }
     if (origin === undefined && request.headers['sec-fetch-site'] === 'cross-site') {
-      return sendProblem(request, reply, { status: 403, code: 'permission_denied', message: 'cross-site requests are refused' });
+      sendProblem(request, reply, { status: 403, code: 'permission_denied', message: 'cross-site requests are refused' });
+      return;
     }
-    return undefined;
+    done();
   };
 }
 

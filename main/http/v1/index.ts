@@ -4,7 +4,7 @@ import { authenticateAndAuthorize } from './authentication.js';
 import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
-import { claimOrReplay, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
+import { claimOrReplay, needsIdempotencyKey, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
 import { meRoutes } from './me.js';
 import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
@@ -21,11 +21,15 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', (route) => {
     // Fail at start-up, not in production, if a route forgets to declare its scopes.
     if (route.config?.scopes === undefined) throw new Error(`${route.method} ${route.url} must declare config.scopes`);
+    // Idempotency hooks only on the methods that need them, so reads pay nothing for them.
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.some(needsIdempotencyKey)) {
+      route.preValidation = [...asArray(route.preValidation), requireIdempotencyKey];
+      route.preHandler = [...asArray(route.preHandler), claimOrReplay];
+      route.onSend = [...asArray(route.onSend), settleIdempotency];
+    }
   });
   app.addHook('onRequest', authenticateAndAuthorize(limits));
-  app.addHook('preValidation', requireIdempotencyKey);
-  app.addHook('preHandler', claimOrReplay);
-  app.addHook('onSend', settleIdempotency);
 
   await app.register(openApiRoutes);
   await app.register(meRoutes);
@@ -35,3 +39,8 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(redactionRoutes);
   await app.register(commentRoutes);
 };
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}

@@ -23,8 +23,9 @@ export async function read<T>(request: FastifyRequest, work: (db: Executor, ctx:
 }
 
 /**
- * Runs a change in one transaction and stores the idempotent response in that same transaction,
- * so a replay can never disagree with what was committed.
+ * Runs a change in one transaction and stores the idempotent response in that same transaction, so a
+ * replay can never disagree with what was committed. The body is serialized here with the route's own
+ * response serializer, and exactly those bytes are both stored and sent.
  */
 export async function commit<T>(
   request: FastifyRequest,
@@ -34,14 +35,14 @@ export async function commit<T>(
 ) {
   const ctx = serviceContext(request);
   const claim = request.idempotency;
-  const envelope = await request.server.obscura.runtime.db.transaction().execute(async (trx) => {
-    const result = { data: await work(trx, ctx), request_id: request.id };
-    if (claim) await completeIdempotencyKey(trx, claim.apiKeyId, claim.key, status, JSON.stringify(result));
-    return result;
+  reply.code(status);
+  const body = await request.server.obscura.runtime.db.transaction().execute(async (trx) => {
+    const serialized = String(reply.serialize({ data: await work(trx, ctx), request_id: request.id }));
+    if (claim) await completeIdempotencyKey(trx, claim.apiKeyId, claim.key, status, serialized);
+    return serialized;
   });
   if (claim) claim.settled = true;
-  reply.code(status);
-  return envelope;
+  return reply.type('application/json; charset=utf-8').send(body);
 }
 
 /** A change answered with 204 No Content (DELETE). */

@@ -28,11 +28,25 @@ export function requireLayer(value: string): Layer {
 }
 
 /** POST /api/redactions/{docId}: one layer, optimistic on versionInfo.versionId. */
-export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: number, body: { redactions?: unknown; versionInfo?: { versionId?: string | null } | null }) {
+/** versionInfo is optional; when given it is an object whose versionId is a string or null. */
+function parseBaseVersionId(versionInfo: unknown): string | null {
+  if (versionInfo === undefined || versionInfo === null) return null;
+  if (typeof versionInfo !== 'object' || Array.isArray(versionInfo)) {
+    throw new DomainError('validation_error', 'versionInfo must be an object', [{ field: 'versionInfo', message: 'an object with versionId is expected' }]);
+  }
+  const versionId = (versionInfo as { versionId?: unknown }).versionId;
+  if (versionId === undefined || versionId === null) return null;
+  if (typeof versionId !== 'string') {
+    throw new DomainError('validation_error', 'versionInfo.versionId must be a string or null', [{ field: 'versionInfo.versionId', message: 'a string or null' }]);
+  }
+  return versionId;
+}
+
+export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: number, body: { redactions?: unknown; versionInfo?: unknown }) {
   const document = await requireDocument(db, ctx, documentId);
   const { layer, boxes } = parseSaveItems(body.redactions, sourceForDocumentType(document.document_type));
   // Omitting versionInfo means "first save": once the layer has a version, the client must name it.
-  const baseVersionId = body.versionInfo?.versionId ?? null;
+  const baseVersionId = parseBaseVersionId(body.versionInfo);
   const result = await writeLayer(db, ctx, documentId, layer, { upserts: boxes }, { origin: 'app', baseVersionId });
   return {
     success: true as const,
@@ -151,7 +165,31 @@ function mergedBox(box: Box, updates: Record<string, unknown>, field: string): B
     return [{ field: `${field}.redaction_id`, message: 'redaction_id cannot change' }];
   }
   const current = toAppRecord(box);
-  return parseAppItem({ ...current, ...cleaned, redaction_id: box.redactionId }, box.source, field);
+  const base = box.source === 'image' ? imageUpdateBase(current, cleaned) : current;
+  return parseAppItem({ ...base, ...cleaned, redaction_id: box.redactionId }, box.source, field);
+}
+
+/**
+ * Image items name some fields two ways (type / redaction_type, polygon_points / image_polygon_points,
+ * x, y, width|w, height|h / image_x1..image_y2). An update in the other spelling must replace the stored
+ * value rather than lose to it: the stored bounds become x, y, width, height, which the update overrides.
+ */
+function imageUpdateBase(current: Record<string, unknown>, updates: Record<string, unknown>): Record<string, unknown> {
+  const base = { ...current };
+  if ('type' in updates && !('redaction_type' in updates)) delete base.redaction_type;
+  if ('polygon_points' in updates && !('image_polygon_points' in updates)) delete base.image_polygon_points;
+  const bounds = ['image_x1', 'image_y1', 'image_x2', 'image_y2'] as const;
+  const alternative = ['x', 'y', 'width', 'w', 'height', 'h'].some((key) => key in updates);
+  if (!alternative || bounds.some((key) => key in updates)) return base;
+  const [x1, y1, x2, y2] = bounds.map((key) => Number(current[key]));
+  for (const key of bounds) delete base[key];
+  return {
+    ...base,
+    x: x1,
+    y: y1,
+    ...(!('w' in updates) && { width: Number(x2) - Number(x1) }),
+    ...(!('h' in updates) && { height: Number(y2) - Number(y1) }),
+  };
 }
 
 interface BoxUpdate {
@@ -213,10 +251,14 @@ async function batch(
       const key = `${box.documentId}:${box.layer}`;
       const group = groups.get(key) ?? { documentId: box.documentId, layer: box.layer, boxes: [], deletes: [], indexes: [] };
       if (operation === 'update') {
-        const merged = mergedBox(box, item.updates, `redactionList.${index}.updates`);
+        // A box named twice in one list takes both updates, in order, instead of the last one undoing the first.
+        const earlier = group.boxes.findIndex((candidate) => candidate.redactionId === box.redactionId);
+        const merged = mergedBox(earlier >= 0 ? { ...box, ...group.boxes[earlier] } : box, item.updates, `redactionList.${index}.updates`);
         if (Array.isArray(merged)) throw new DomainError('validation_error', merged.map((problem) => problem.message).join('; '));
-        group.boxes.push(merged);
-      } else {
+        if (earlier >= 0) group.boxes[earlier] = merged;
+        else group.boxes.push(merged);
+      } else if (!group.deletes.includes(box.redactionId)) {
+        // Named twice, a box is deleted once; deleting it "again" would fail the whole layer's write.
         group.deletes.push(box.redactionId);
       }
       group.indexes.push(index);
@@ -274,7 +316,8 @@ export async function updateBoxes(db: Executor, ctx: ServiceContext, rawList: un
 export async function deleteBoxes(db: Executor, ctx: ServiceContext, reference: string, rawList: unknown) {
   if (rawList !== undefined) {
     const results = await batch(db, ctx, parseRedactionList(rawList, 'delete'), 'delete');
-    return { success: results.every((result) => result.success), deletedCount: results.filter((result) => result.success).length, results };
+    const deleted = new Set(results.filter((result) => result.success).map((result) => parseBoxReference(result.redaction_id).redactionId));
+    return { success: results.every((result) => result.success), deletedCount: deleted.size, results };
   }
   const box = await findBox(db, ctx, reference);
   const result = await writeLayer(db, ctx, box.documentId, box.layer, { deletes: [box.redactionId] }, { origin: 'app' });
