@@ -1,22 +1,23 @@
 import type { Insertable } from 'kysely';
-import type { DocumentsTable, DocumentUpdate } from '../schema.js';
+import type { DocumentRow, DocumentsTable, DocumentUpdate } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
+import { precompiled } from './precompiled.js';
 
 export async function insertDocument(db: Executor, values: Insertable<DocumentsTable>): Promise<number> {
   const row = await db.insertInto('documents').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
+const selectDocument = precompiled(
+  (db, organizationId: number, id: number) =>
+    db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).where('deleted_at', 'is', null),
+  [0, 0],
+);
+
 /** A live (not deleted) document of the organization. */
-export function findDocument(db: Executor, organizationId: number, id: number) {
-  return db
-    .selectFrom('documents')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+export async function findDocument(db: Executor, organizationId: number, id: number): Promise<DocumentRow | undefined> {
+  return (await selectDocument(db, organizationId, id))[0];
 }
 
 export function listCaseDocuments(db: Executor, organizationId: number, caseId: number, page: PageRequest) {

@@ -2,8 +2,8 @@ import type { NewRedaction, RedactionRow } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
 
-// 22 columns per row; 400 rows stay far below SQLite's bound-parameter limit.
-const INSERT_CHUNK = 400;
+// 21 bound columns per row: 1,000 rows stay below SQLite's limit of 32,766 parameters per statement.
+const INSERT_CHUNK = 1000;
 
 export function listLayerRedactions(db: Executor, documentId: number, layer: string): Promise<RedactionRow[]> {
   return db.selectFrom('redactions').selectAll().where('document_id', '=', documentId).where('layer', '=', layer).orderBy('id').execute();

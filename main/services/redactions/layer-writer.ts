@@ -132,6 +132,7 @@ export async function writeLayer(
   const updated: string[] = [];
   const deleted: string[] = [];
   const inserts: { box: BoxInput; state: RedactionState; pendingReason: Record<string, unknown> | null }[] = [];
+  const inserting = new Set<string>();
   const stamp = { versionId, updatedAt: now, updatedBy: actor };
 
   for (const box of change.upserts ?? []) {
@@ -140,13 +141,15 @@ export async function writeLayer(
       await updateRedaction(db, existing.rowId, { ...rowValues(box), version_id: versionId, updated_at: now, updated_by: actor });
       current.set(box.redactionId, { ...existing, ...box, ...stamp });
       updated.push(box.redactionId);
-    } else if (!inserts.some((insert) => insert.box.redactionId === box.redactionId)) {
+    } else if (!inserting.has(box.redactionId)) {
+      inserting.add(box.redactionId);
       inserts.push({ box, state: 'accepted', pendingReason: null });
       created.push(box.redactionId);
     }
   }
   for (const { box, pendingReason } of change.staged ?? []) {
-    if (current.has(box.redactionId) || inserts.some((insert) => insert.box.redactionId === box.redactionId)) continue;
+    if (current.has(box.redactionId) || inserting.has(box.redactionId)) continue;
+    inserting.add(box.redactionId);
     inserts.push({ box, state: 'pending', pendingReason });
     created.push(box.redactionId);
   }
