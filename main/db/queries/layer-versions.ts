@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { LayerVersionsTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
@@ -33,15 +33,26 @@ export async function insertLayerVersion(db: Executor, values: Insertable<LayerV
   await db.insertInto('layer_versions').values(values).execute();
 }
 
-/** The newest version of every layer of a document, with its snapshot: the document's current boxes. */
-export function listLatestLayerSnapshots(db: Executor, documentId: number, layers?: readonly string[]) {
-  let query = db
-    .selectFrom('layer_versions as v')
-    .select(['v.layer', 'v.version', 'v.version_id', 'v.summary', 'v.snapshot'])
-    .where('v.document_id', '=', documentId)
-    .where('v.version', '=', (eb) =>
-      eb.selectFrom('layer_versions as w').select((w) => w.fn.max('w.version').as('m')).whereRef('w.document_id', '=', 'v.document_id').whereRef('w.layer', '=', 'v.layer'),
-    );
-  if (layers) query = query.where('v.layer', 'in', layers.length > 0 ? [...layers] : ['']);
-  return query.orderBy('v.layer').execute();
+export interface LatestLayerSnapshot {
+  layer: string;
+  version: number;
+  version_id: string;
+  summary: string;
+  /** The snapshot's JSON text as UTF-8 bytes, ready to be sent without decoding and re-encoding. */
+  snapshot: Buffer;
+}
+
+/**
+ * The newest version of every layer of a document, with its snapshot: the document's current boxes.
+ * The newest version numbers come from the (document, layer, version) index alone, and only those rows
+ * are read (CROSS JOIN keeps that loop order); older snapshots are never touched. Sorted in JS: an
+ * ORDER BY would copy the snapshots through a temporary b-tree.
+ */
+export async function listLatestLayerSnapshots(db: Executor, documentId: number, layers?: readonly string[]): Promise<LatestLayerSnapshot[]> {
+  const layerFilter = layers ? sql`and layer in (${sql.join(layers.length > 0 ? [...layers] : [''])})` : sql``;
+  const result = await sql<LatestLayerSnapshot>`
+    select v.layer, v.version, v.version_id, v.summary, cast(v.snapshot as blob) as snapshot
+    from (select layer, max(version) as version from layer_versions where document_id = ${documentId} ${layerFilter} group by layer) as m
+    cross join layer_versions as v on v.document_id = ${documentId} and v.layer = m.layer and v.version = m.version`.execute(db);
+  return result.rows.sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : 0));
 }

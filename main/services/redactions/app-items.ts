@@ -124,9 +124,69 @@ function imageBox(item: z.infer<typeof ImageItem>, field: string): BoxInput | Er
   };
 }
 
+const REDACTION_ID_PATTERN = /^[A-Za-z0-9._:-]+$/;
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isOptionalString = (value: unknown): value is string | null | undefined => value === undefined || value === null || typeof value === 'string';
+
+function plainPoints(raw: unknown): Point[] | null {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.length > 10_000) return null;
+  const points: Point[] = [];
+  for (const point of raw as unknown[]) {
+    if (Array.isArray(point)) {
+      if (point.length !== 2 || !finite(point[0]) || !finite(point[1])) return null;
+      points.push({ x: point[0], y: point[1] });
+    } else if (point !== null && typeof point === 'object') {
+      const { x, y } = point as { x?: unknown; y?: unknown };
+      if (!finite(x) || !finite(y)) return null;
+      points.push({ x, y });
+    } else return null;
+  }
+  return points;
+}
+
+/**
+ * PdfItem's rules written out by hand for the common case (a save can carry thousands of items): the
+ * box when the item plainly satisfies PdfItem, with the same result; null sends it through zod, which
+ * also words the problems.
+ */
+function plainPdfBox(raw: unknown): BoxInput | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const item = raw as Record<string, unknown>;
+  const { redaction_id: redactionId, page_number: page, redaction_type: kind, layer, redaction_reason: reason, classification_type: classification } = item;
+  const { pdf_x1: x1, pdf_y1: y1, pdf_x2: x2, pdf_y2: y2 } = item;
+  if (typeof redactionId !== 'string' || redactionId.length > 200 || !REDACTION_ID_PATTERN.test(redactionId)) return null;
+  if (typeof page !== 'number' || !Number.isSafeInteger(page) || page < 1) return null;
+  if (typeof kind !== 'string' || !(REDACTION_KINDS as readonly string[]).includes(kind)) return null;
+  if (typeof layer !== 'string' || !(LAYERS as readonly string[]).includes(layer)) return null;
+  if (!isOptionalString(reason) || (typeof reason === 'string' && reason.length > 2000) || !isOptionalString(classification)) return null;
+  if (!finite(x1) || !finite(y1) || !finite(x2) || !finite(y2)) return null;
+  const points = plainPoints(item.pdf_polygon_points);
+  if (!points) return null;
+  return {
+    redactionId,
+    source: 'pdf',
+    layer: layer as Layer,
+    kind: kind as RedactionKind,
+    page,
+    x1,
+    y1,
+    x2,
+    y2,
+    points,
+    reason: reason ?? null,
+    classificationType: classification ?? null,
+  };
+}
+
 /** Validates one item against the document's kind of content; returns the box or the problems. */
 export function parseAppItem(raw: unknown, source: Source, field: string): BoxInput | ErrorDetail[] {
   if (source === 'pdf') {
+    const plain = plainPdfBox(raw);
+    if (plain) {
+      const problems = checkBox(plain, field);
+      return problems.length > 0 ? problems : plain;
+    }
     const parsed = PdfItem.safeParse(raw);
     if (!parsed.success) return issueDetails(parsed.error, field);
     const box = pdfBox(parsed.data);

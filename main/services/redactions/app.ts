@@ -59,28 +59,37 @@ export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: n
 }
 
 /**
- * GET /api/redactions/{docId}, as a ready JSON text. The latest version snapshot of each layer holds
+ * GET /api/redactions/{docId}, as ready JSON bytes. The latest version snapshot of each layer holds
  * exactly the layer's current records (every change goes through writeLayer), so the list is those
- * snapshots spliced together: no per-box work, which keeps a 10,000-box document fast. Records come
- * grouped by layer, in creation order within a layer.
+ * snapshots spliced together as bytes: no per-box work and no string decoding, which keeps a 10,000-box
+ * document fast. Records come grouped by layer, in creation order within a layer.
  */
-export async function listRedactionsJson(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined, requestId: string): Promise<string> {
+export async function listRedactionsJson(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined, requestId: string): Promise<Buffer> {
   await requireDocument(db, ctx, documentId);
   const latest = await listLatestLayerSnapshots(db, documentId, layers);
   let count = 0;
-  const parts: string[] = [];
+  const parts: Buffer[] = [Buffer.from('{"success":true,"redactions":[')];
+  let first = true;
   for (const version of latest) {
     count += (JSON.parse(version.summary) as { count: number }).count;
-    const inner = version.snapshot.slice(1, -1);
-    if (inner.length > 0) parts.push(inner);
+    // Strip the snapshot's own brackets ("[" and "]" are one byte each in UTF-8).
+    const inner = version.snapshot.subarray(1, version.snapshot.length - 1);
+    if (inner.length === 0) continue;
+    if (!first) parts.push(COMMA);
+    parts.push(inner);
+    first = false;
   }
   const versions = Object.fromEntries(latest.map((version) => [version.layer, { version_id: version.version_id, version: version.version }]));
-  return (
-    `{"success":true,"redactions":[${parts.join(',')}],"count":${count},` +
-    `"allowedLayers":${JSON.stringify(LAYERS)},"version_ids":${JSON.stringify(latest.map((version) => version.version_id))},` +
-    `"versions":${JSON.stringify(versions)},"request_id":${JSON.stringify(requestId)}}`
+  parts.push(
+    Buffer.from(
+      `],"count":${count},"allowedLayers":${JSON.stringify(LAYERS)},"version_ids":${JSON.stringify(latest.map((version) => version.version_id))},` +
+        `"versions":${JSON.stringify(versions)},"request_id":${JSON.stringify(requestId)}}`,
+    ),
   );
+  return Buffer.concat(parts);
 }
+
+const COMMA = Buffer.from(',');
 
 export async function getLayer(db: Executor, ctx: ServiceContext, documentId: number, layer: Layer) {
   await requireDocument(db, ctx, documentId);

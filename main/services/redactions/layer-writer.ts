@@ -7,7 +7,7 @@ import { DomainError } from '../../common/errors.js';
 import type { Layer, RedactionState } from '../../common/redaction-catalog.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
-import { boxFromRow, toSnapshotEntry, type Box, type BoxInput } from './model.js';
+import { boxFromRow, snapshotJson, storedBox, type Box, type BoxInput } from './model.js';
 
 export type WriteOrigin = 'app' | 'api' | 'review' | 'detection';
 
@@ -139,7 +139,7 @@ export async function writeLayer(
     const existing = current.get(box.redactionId);
     if (existing) {
       await updateRedaction(db, existing.rowId, { ...rowValues(box), version_id: versionId, updated_at: now, updated_by: actor });
-      current.set(box.redactionId, { ...existing, ...box, ...stamp });
+      current.set(box.redactionId, storedBox(box, existing, stamp));
       updated.push(box.redactionId);
     } else if (!inserting.has(box.redactionId)) {
       inserting.add(box.redactionId);
@@ -172,13 +172,13 @@ export async function writeLayer(
   inserts.forEach(({ box, state, pendingReason }, index) => {
     const rowId = rowIds[index];
     if (rowId === undefined) throw new Error('insert returned fewer ids than rows');
-    current.set(box.redactionId, { ...box, rowId, documentId, state, pendingReason, createdAt: now, createdBy: actor, ...stamp });
+    current.set(box.redactionId, storedBox(box, { rowId, documentId, state, pendingReason, createdAt: now, createdBy: actor }, stamp));
   });
   for (const { redactionId, state } of change.states ?? []) {
     const existing = current.get(redactionId);
     if (!existing) throw new DomainError('resource_not_found', `redaction ${redactionId} not found in layer ${layer}`);
     await updateRedaction(db, existing.rowId, { state, version_id: versionId, updated_at: now, updated_by: actor });
-    current.set(redactionId, { ...existing, state, ...stamp });
+    current.set(redactionId, storedBox(existing, { ...existing, state }, stamp));
     updated.push(redactionId);
   }
   const deleteRowIds: number[] = [];
@@ -203,7 +203,7 @@ export async function writeLayer(
     created_by: actor,
     origin: options.origin,
     summary: JSON.stringify({ created, updated, deleted, count: boxes.length }),
-    snapshot: JSON.stringify(boxes.map(toSnapshotEntry)),
+    snapshot: snapshotJson(boxes),
   });
   await recordChange(db, ctx, {
     action: 'redactions.write',
