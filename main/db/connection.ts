@@ -58,6 +58,22 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
+/** Runs an already compiled read directly on the connection, or returns undefined when it must go through Kysely. */
+export type DirectReader = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
+const directReaders = new WeakMap<object, DirectReader>();
+
+/**
+ * For the precompiled lookups on every request's path: Kysely's executeQuery (connection mutex, several
+ * promises) costs more than the indexed SELECT itself. Only the root database handle has a direct reader
+ * (a transaction's executor does not), and it declines while any transaction is open on the connection, so
+ * a direct read runs exactly where Kysely would have run it: in autocommit, never inside another request's
+ * unfinished transaction.
+ */
+export function directReaderFor(db: object): DirectReader | undefined {
+  return directReaders.get(db);
+}
+
 export async function openDatabase(file: string): Promise<OpenedDatabase> {
   const sqlite = openSqlite(file);
   try {
@@ -66,7 +82,13 @@ export async function openDatabase(file: string): Promise<OpenedDatabase> {
     sqlite.close();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const connection = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  directReaders.set(db, (sql, parameters) => {
+    if (sqlite.inTransaction || !sqlite.open) return undefined;
+    const statement = connection.prepare(sql);
+    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+  });
   return {
     db,
     sqlite,

@@ -78,6 +78,17 @@ function checkExpiry(principal: ApiPrincipal, now: Date): ApiPrincipal {
 }
 
 /**
+ * The synchronous half of authenticateApiKey: the principal of a key resolved since the last credentials
+ * change, or undefined when the key must be looked up (unknown, never seen, or cache invalidated).
+ * Throws authentication_failed when the cached key has expired since.
+ */
+export function cachedApiKey(db: Executor, raw: string, now: Date): ApiPrincipal | undefined {
+  const cached = principalCache.get(db)?.get(raw);
+  if (cached && cached.epoch === currentCredentialsEpoch()) return checkExpiry(cached.principal, now);
+  return undefined;
+}
+
+/**
  * Resolves a raw x-api-key value. Missing, malformed, unknown, revoked or expired → 401;
  * a valid key whose service account is inactive → 403 (the key is genuine, its owner is not allowed).
  * Valid keys are cached until the next write to api_keys or service_accounts (see db/change-signals.ts),
@@ -85,10 +96,10 @@ function checkExpiry(principal: ApiPrincipal, now: Date): ApiPrincipal {
  */
 export async function authenticateApiKey(db: Executor, raw: string | undefined, now: Date): Promise<ApiPrincipal> {
   if (!raw) throw new DomainError('authentication_failed', 'missing x-api-key header');
+  const cached = cachedApiKey(db, raw, now);
+  if (cached) return cached;
   const cache = cacheFor(db);
   const epoch = currentCredentialsEpoch();
-  const cached = cache.get(raw);
-  if (cached && cached.epoch === epoch) return checkExpiry(cached.principal, now);
   const parsed = parseApiKey(raw);
   if (!parsed) throw new DomainError('authentication_failed', 'malformed API key');
   const row = await findApiKeyForAuthentication(db, parsed.lookupId);

@@ -1,4 +1,5 @@
 import type { CompiledQuery } from 'kysely';
+import { directReaderFor } from '../connection.js';
 import type { Executor } from './executor.js';
 
 /**
@@ -14,6 +15,9 @@ export function precompiled<Row, Params extends unknown[]>(
   return async (db: Executor, ...parameters: Params): Promise<Row[]> => {
     compiled ??= build(db, ...placeholders).compile();
     if (compiled.parameters.length !== parameters.length) throw new Error('precompiled query: parameter count changed');
+    // Outside transactions the statement runs directly (see directReaderFor); the rows are the same.
+    const rows = directReaderFor(db)?.(compiled.sql, parameters);
+    if (rows) return rows as Row[];
     const result = await db.executeQuery<Row>({ ...compiled, parameters });
     return result.rows;
   };
