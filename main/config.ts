@@ -27,6 +27,13 @@ export const ConfigSchema = z.strictObject({
   sessions: z.strictObject({ ttlSeconds: z.number().int().min(60).default(12 * 3600) }).prefault({}),
   /** Layer locks of the redaction editor expire unless the holder sends a heartbeat within this time. */
   locks: z.strictObject({ ttlSeconds: z.number().int().min(5).default(120) }).prefault({}),
+  /** Processing jobs: a job running past its kind's limit is stopped and fails; one interrupted more often fails. */
+  jobs: z
+    .strictObject({
+      timeLimitSeconds: z.strictObject({ scan: z.number().positive().default(300) }).prefault({}),
+      maxAttempts: z.number().int().min(1).default(3),
+    })
+    .prefault({}),
   /** Largest JSON body accepted on either API surface. */
   bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
   idempotencyRetentionHours: z.number().min(24).default(48),

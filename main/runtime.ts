@@ -6,6 +6,7 @@ import { deleteExpiredDownloadTokens } from './db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore, releaseAllRunningIdempotencyKeys } from './db/queries/idempotency-keys.js';
 import { BlobStore } from './services/blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
+import { recoverInterruptedJobs } from './services/jobs.js';
 import { dataPaths } from './services/data-dir.js';
 
 /** Everything a running Obscura instance holds open, shared by the HTTP surfaces and background work. */
@@ -34,4 +35,5 @@ async function recoverAfterStart(db: Db, blobs: BlobStore, config: Config, clock
   await deleteIdempotencyKeysBefore(db, new Date(now.getTime() - config.idempotencyRetentionHours * 3600_000).toISOString());
   await deleteExpiredDownloadTokens(db, now.toISOString());
   await blobs.sweep(await listBlobHashes(db));
+  await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
 }

@@ -2,6 +2,7 @@ import type { ConfigInput } from './config.js';
 import { loadConfig } from './config.js';
 import { createHttpServer, type ObscuraServer } from './http/server.js';
 import { scheduleMaintenance } from './jobs/maintenance.js';
+import { startScheduler } from './jobs/scheduler.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -41,6 +42,7 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
     throw error;
   }
   const stopMaintenance = scheduleMaintenance(runtime);
+  const scheduler = startScheduler(runtime);
   let stopping: Promise<void> | null = null;
   return {
     url,
@@ -50,6 +52,8 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
       stopping ??= (async () => {
         stopMaintenance();
         await server.close();
+        // Running jobs are stopped and queued again before the database closes.
+        await scheduler.stop();
         await runtime.close();
       })();
       return stopping;

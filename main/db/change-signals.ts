@@ -12,3 +12,16 @@ export function noteCredentialsChanged(): void {
 export function currentCredentialsEpoch(): number {
   return credentialsEpoch;
 }
+
+const jobsQueuedListeners = new Set<() => void>();
+
+/** Called by the query functions that put a job into `queued`, so a scheduler starts it without polling. */
+export function noteJobsQueued(): void {
+  for (const listener of jobsQueuedListeners) listener();
+}
+
+/** Returns the unsubscribe function. Listeners run synchronously and must only schedule work. */
+export function onJobsQueued(listener: () => void): () => void {
+  jobsQueuedListeners.add(listener);
+  return () => jobsQueuedListeners.delete(listener);
+}

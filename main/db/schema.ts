@@ -242,7 +242,29 @@ export interface CommentsTable {
   created_at: string;
 }
 
+export interface JobsTable {
+  id: Generated<number>;
+  organization_id: number;
+  document_id: number;
+  kind: 'scan' | 'ocr' | 'detection' | 'transcription' | 'summary';
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  /** JSON object: the kind's validated options with their defaults. */
+  options: string;
+  /** 0..1 */
+  progress: number;
+  /** How many times the job was handed to a worker. */
+  attempts: number;
+  /** JSON object, the kind's result, once completed. */
+  result: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
+  jobs: JobsTable;
   settings: SettingsTable;
   sessions: SessionsTable;
   redactions: RedactionsTable;
@@ -285,3 +307,4 @@ export type LayerVersionRow = Selectable<LayerVersionsTable>;
 export type LayerLockRow = Selectable<LayerLocksTable>;
 export type ReviewDecisionRow = Selectable<ReviewDecisionsTable>;
 export type CommentRow = Selectable<CommentsTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -1,5 +1,6 @@
 import { foundation } from './001-foundation.js';
 import { redactions } from './002-redactions.js';
+import { jobs } from './003-jobs.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'foundation', up: foundation },
   { version: 2, name: 'redactions', up: redactions },
+  { version: 3, name: 'jobs', up: jobs },
 ];

@@ -5,6 +5,7 @@ import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
 import { claimOrReplay, needsIdempotencyKey, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
+import { jobRoutes } from './jobs.js';
 import { meRoutes } from './me.js';
 import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
@@ -38,6 +39,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(uploadSessionRoutes);
   await app.register(redactionRoutes);
   await app.register(commentRoutes);
+  await app.register(jobRoutes);
 };
 
 function asArray<T>(value: T | T[] | undefined): T[] {

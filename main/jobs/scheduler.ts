@@ -1,0 +1,164 @@
+import { onJobsQueued } from '../db/change-signals.js';
+import type { JobRow } from '../db/schema.js';
+import { ScanOptions, type JobKind } from '../common/schemas/jobs.js';
+import type { WorkerTask } from '../common/worker-messages.js';
+import type { Runtime } from '../runtime.js';
+import { claimNextJob, completeJob, failJob, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
+import { WorkerPool } from './pool.js';
+
+/** Progress is written at most this often per job: one SQLite write per page would be wasteful on big files. */
+const PROGRESS_INTERVAL_MS = 250;
+/** A fallback sweep in case a queued job was missed (e.g. inserted by another tool). */
+const POLL_INTERVAL_MS = 2_000;
+
+export interface SchedulerOptions {
+  poolSize?: number;
+}
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Why the task was aborted: the job's outcome depends on it. */
+  stopReason: 'time_limit' | 'shutdown' | null;
+}
+
+/**
+ * Takes queued jobs oldest first, runs them on the worker pool (at most one per thread) and writes their
+ * progress and outcome. The main process stays the only database writer: workers only return values.
+ */
+export class JobScheduler {
+  private readonly pool: WorkerPool;
+  private readonly running = new Map<number, Running>();
+  private stopped = false;
+  private filling: Promise<void> | null = null;
+  private refill = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly runtime: Runtime,
+    options: SchedulerOptions = {},
+  ) {
+    this.pool = new WorkerPool(options.poolSize);
+    this.unsubscribe = onJobsQueued(() => setImmediate(() => this.wake()));
+    this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Fills free threads with queued jobs; concurrent calls coalesce into one more pass. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((error: unknown) => console.error('job scheduler failed to claim jobs:', error))
+      .finally(() => {
+        this.filling = null;
+        if (this.refill) {
+          this.refill = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopped && this.running.size < this.pool.size) {
+      const claimed = await this.runtime.db.transaction().execute((trx) => claimNextJob(trx, this.runtime.clock));
+      if (!claimed) return;
+      this.start(claimed);
+    }
+  }
+
+  private start(claimed: ClaimedJob): void {
+    const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null };
+    this.running.set(claimed.job.id, entry);
+    entry.done = this.execute(claimed, entry)
+      .catch((error: unknown) => console.error(`job ${claimed.job.id} could not be settled:`, error))
+      .finally(() => {
+        this.running.delete(claimed.job.id);
+        this.wake();
+      });
+  }
+
+  private async execute({ job, blob }: ClaimedJob, entry: Running): Promise<void> {
+    const { db, clock } = this.runtime;
+    if (!blob) {
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran'));
+      return;
+    }
+    let limitSeconds = 0;
+    let timeout: NodeJS.Timeout | undefined;
+    let lastProgressAt = 0;
+    try {
+      const task = this.taskFor(job, this.runtime.blobs.pathFor(blob.sha256), blob.sha256);
+      limitSeconds = this.timeLimitSeconds(job.kind);
+      timeout = setTimeout(() => {
+        entry.stopReason = 'time_limit';
+        entry.controller.abort();
+      }, limitSeconds * 1000);
+      const outcome = await this.pool.run(task, {
+        signal: entry.controller.signal,
+        onProgress: (message) => {
+          const now = Date.now();
+          if (now - lastProgressAt < PROGRESS_INTERVAL_MS || message.progress >= 1) return;
+          lastProgressAt = now;
+          setJobProgress(db, clock, job.id, message.progress).catch(() => undefined);
+        },
+      });
+      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, outcome.result));
+    } catch (error) {
+      if (entry.stopReason === 'shutdown') {
+        await requeueStoppedJob(db, clock, job.id);
+        return;
+      }
+      const message =
+        entry.stopReason === 'time_limit'
+          ? `the ${job.kind} job exceeded its time limit of ${limitSeconds} s (jobs.timeLimitSeconds.${job.kind}) and was stopped`
+          : `the ${job.kind} job failed: ${error instanceof Error ? error.message : String(error)}`;
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, message));
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private timeLimitSeconds(kind: JobKind): number {
+    switch (kind) {
+      case 'scan':
+        return this.runtime.config.jobs.timeLimitSeconds.scan;
+      default:
+        throw new Error(`no time limit is configured for ${kind} jobs`);
+    }
+  }
+
+  /** Builds the worker's message from the stored row; options are parsed again, as the row is only text. */
+  private taskFor(job: JobRow, blobPath: string, sha256: string): WorkerTask {
+    switch (job.kind) {
+      case 'scan':
+        return { kind: 'scan', jobId: job.id, blobPath, sha256, options: ScanOptions.parse(JSON.parse(job.options)) };
+      default:
+        throw new Error(`${job.kind} jobs cannot run yet`);
+    }
+  }
+
+  /** Stops taking jobs, aborts running ones (they go back to the queue for the next start) and ends the threads. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    await this.filling;
+    for (const entry of this.running.values()) {
+      entry.stopReason = 'shutdown';
+      entry.controller.abort();
+    }
+    await Promise.all([...this.running.values()].map((entry) => entry.done));
+    await this.pool.destroy();
+  }
+}
+
+export function startScheduler(runtime: Runtime, options: SchedulerOptions = {}): JobScheduler {
+  return new JobScheduler(runtime, options);
+}
