@@ -74,7 +74,7 @@ function insertStatement(rows: number): string {
   let sql = insertSql.get(rows);
   if (sql === undefined) {
     const tuple = `(${INSERT_COLUMNS.map(() => '?').join(',')})`;
-    sql = `insert into "redactions" (${INSERT_COLUMNS.map((column) => `"${column}"`).join(', ')}) values ${Array.from({ length: rows }, () => tuple).join(',')} returning "id"`;
+    sql = `insert into "redactions" (${INSERT_COLUMNS.map((column) => `"${column}"`).join(', ')}) values ${Array.from({ length: rows }, () => tuple).join(',')}`;
     insertSql.set(rows, sql);
   }
   return sql;
@@ -91,8 +91,12 @@ export async function insertRedactions(db: Executor, rows: readonly NewRedaction
         const row = rows[index] as NewRedaction;
         for (const column of INSERT_COLUMNS) parameters.push(row[column] ?? null);
       }
-      const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertStatement(size), parameters));
-      for (const row of result.rows) ids.push(row.id);
+      const result = await db.executeQuery(CompiledQuery.raw(insertStatement(size), parameters));
+      // No RETURNING (it halves the insert's speed): with AUTOINCREMENT and one writer, the rows of one
+      // INSERT get consecutive ids ending at the last insert id.
+      if (Number(result.numAffectedRows) !== size || result.insertId === undefined) throw new Error('bulk insert did not report its rows');
+      const last = Number(result.insertId);
+      for (let offset = size - 1; offset >= 0; offset -= 1) ids.push(last - offset);
       start += size;
     }
   }

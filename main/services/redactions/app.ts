@@ -59,12 +59,12 @@ export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: n
 }
 
 /**
- * GET /api/redactions/{docId}, as ready JSON bytes. The latest version snapshot of each layer holds
+ * GET /api/redactions/{docId}, as the parts of its JSON body. The latest version snapshot of each layer holds
  * exactly the layer's current records (every change goes through writeLayer), so the list is those
  * snapshots spliced together as bytes: no per-box work and no string decoding, which keeps a 10,000-box
  * document fast. Records come grouped by layer, in creation order within a layer.
  */
-export async function listRedactionsJson(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined, requestId: string): Promise<Buffer> {
+export async function listRedactionsJson(db: Executor, ctx: ServiceContext, documentId: number, layers: Layer[] | undefined, requestId: string): Promise<Buffer[]> {
   await requireDocument(db, ctx, documentId);
   const latest = await listLatestLayerSnapshots(db, documentId, layers);
   let count = 0;
@@ -86,7 +86,7 @@ export async function listRedactionsJson(db: Executor, ctx: ServiceContext, docu
         `"versions":${JSON.stringify(versions)},"request_id":${JSON.stringify(requestId)}}`,
     ),
   );
-  return Buffer.concat(parts);
+  return parts;
 }
 
 const COMMA = Buffer.from(',');
