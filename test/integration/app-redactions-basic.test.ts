@@ -54,3 +54,30 @@ describe('application redactions: basic flow', () => {
     expect(patch.json().error.locked_layers).toEqual(['B5']);
   });
 });
+
+describe('application paths answer shared refusals in their own error body', () => {
+  let instance: TestInstance;
+  beforeAll(async () => {
+    instance = await startInstance();
+  });
+  afterAll(() => instance.close());
+
+  it('a foreign Host on /api/redactions gets a 403 whose error is text', async () => {
+    const response = await instance.server.app.inject({ method: 'GET', url: '/api/redactions/1', headers: { host: 'evil.example:80' } });
+    expect(response.statusCode).toBe(403);
+    const body = response.json() as { success: boolean; error: unknown; message: unknown; code: string };
+    expect(body.success).toBe(false);
+    expect(typeof body.error).toBe('string');
+    expect(body.message).toBe(body.error);
+    expect(body.code).toBe('permission_denied');
+  });
+
+  it('an unknown application route gets a 404 whose error is text, while /api/v1 keeps its envelope', async () => {
+    const app = await instance.server.app.inject({ method: 'GET', url: '/ocr/nowhere', headers: { host: instance.host } });
+    expect(app.statusCode).toBe(404);
+    expect(typeof (app.json() as { error: unknown }).error).toBe('string');
+    const v1 = await instance.request({ method: 'GET', url: '/api/v1/nowhere' });
+    expect(v1.statusCode).toBe(404);
+    expect((v1.json() as { error: { code: string } }).error.code).toBe('resource_not_found');
+  });
+});

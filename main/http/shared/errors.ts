@@ -63,9 +63,35 @@ export function errorEnvelope(problem: HttpProblem, requestId: string) {
   };
 }
 
+/**
+ * The application API's error body. Its web client reads the text from `error` or `message`, so both are
+ * strings; `code` and `details` carry the same machine-readable values as the integration envelope, and
+ * fields the spec names (currentVersion, locked_by, …) sit at the top level.
+ */
+export function appErrorBody(problem: HttpProblem, requestId: string) {
+  return {
+    success: false,
+    error: problem.message,
+    message: problem.message,
+    code: problem.code,
+    ...(problem.details !== undefined && { details: problem.details }),
+    ...problem.extra,
+    request_id: requestId,
+  };
+}
+
+const APPLICATION_PATHS = /^\/(api\/(auth|redactions)|ocr|ai-summary)(\/|\?|$)/;
+
+/** Paths of the application API, whose clients expect its error body even from shared guards and 404s. */
+export function isApplicationPath(url: string): boolean {
+  return APPLICATION_PATHS.test(url);
+}
+
+/** Answers with the error body of the surface the path belongs to. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem) {
   if (problem.status >= 500) request.log.error({ err: problem }, 'request failed');
-  return reply.code(problem.status).type('application/json; charset=utf-8').send(errorEnvelope(problem, request.id));
+  const body = isApplicationPath(request.url) ? appErrorBody(problem, request.id) : errorEnvelope(problem, request.id);
+  return reply.code(problem.status).type('application/json; charset=utf-8').send(body);
 }
 
 /** Error handler for surfaces that use the envelope; logs unexpected errors with their stack. */
