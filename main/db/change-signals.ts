@@ -13,6 +13,17 @@ export function currentCredentialsEpoch(): number {
   return credentialsEpoch;
 }
 
+let casesEpoch = 0;
+
+/** Called by the query functions that write `cases`, after the write has executed. */
+export function noteCasesChanged(): void {
+  casesEpoch += 1;
+}
+
+export function currentCasesEpoch(): number {
+  return casesEpoch;
+}
+
 const jobsQueuedListeners = new Set<() => void>();
 
 /** Called by the query functions that put a job into `queued`, so a scheduler starts it without polling. */

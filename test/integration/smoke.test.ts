@@ -17,3 +17,27 @@ describe('smoke', () => {
     expect(got.json().data.document_type).toBe('pdf');
   });
 });
+
+describe('case reads after writes', () => {
+  let instance: TestInstance;
+  beforeAll(async () => {
+    instance = await startInstance();
+  });
+  afterAll(() => instance.close());
+
+  it('a read that follows a change sees the change (the row cache never serves a stale case)', async () => {
+    const caseId = await createCase(instance, 'Before');
+    const read = async () => (await instance.request({ method: 'GET', url: `/api/v1/cases/${caseId}` })).json().data as { name: string; status: string; priority: string };
+    expect((await read()).name).toBe('Before');
+    expect((await read()).name).toBe('Before');
+    await instance.request({ method: 'PATCH', url: `/api/v1/cases/${caseId}`, body: { name: 'After', priority: 'urgent' } });
+    expect(await read()).toMatchObject({ name: 'After', priority: 'urgent' });
+    await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'start' } });
+    expect((await read()).status).toBe('in_progress');
+    const refused = await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve' } });
+    expect(refused.statusCode).toBe(409);
+    expect((await read()).status).toBe('in_progress');
+    await instance.request({ method: 'DELETE', url: `/api/v1/cases/${caseId}` });
+    expect((await read()).status).toBe('deleted');
+  });
+});

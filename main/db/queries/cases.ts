@@ -1,21 +1,42 @@
 import type { CaseRow, CaseUpdate, NewCase } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
-import { precompiled } from './precompiled.js';
+import { precompiledWithSource } from './precompiled.js';
+import { currentCasesEpoch, noteCasesChanged } from '../change-signals.js';
 
 export async function insertCase(db: Executor, values: NewCase): Promise<number> {
   const row = await db.insertInto('cases').values(values).returning('id').executeTakeFirstOrThrow();
+  noteCasesChanged();
   return row.id;
 }
 
-const selectCase = precompiled(
+const selectCase = precompiledWithSource(
   (db, organizationId: number, id: number) => db.selectFrom('cases').selectAll().where('organization_id', '=', organizationId).where('id', '=', id),
   [0, 0],
 );
 
+// Committed case rows read on the root handle, valid until the next write to `cases` (every write goes
+// through this module and bumps the epoch after executing). Transactions have their own executor and
+// never read from or fill this cache, so checks inside a change always see the database.
+const CACHE_LIMIT = 10_000;
+const caseCache = new WeakMap<object, Map<string, { row: CaseRow; epoch: number }>>();
+
 /** A case of the organization, including soft-deleted ones (their status says so). */
 export async function findCase(db: Executor, organizationId: number, id: number): Promise<CaseRow | undefined> {
-  return (await selectCase(db, organizationId, id))[0];
+  const key = `${organizationId}:${id}`;
+  const epoch = currentCasesEpoch();
+  const cache = caseCache.get(db);
+  const hit = cache?.get(key);
+  if (hit && hit.epoch === epoch) return hit.row;
+  const { rows, committed } = await selectCase(db, organizationId, id);
+  const row = rows[0];
+  if (row && committed && epoch === currentCasesEpoch()) {
+    const entries = cache ?? new Map<string, { row: CaseRow; epoch: number }>();
+    if (!cache) caseCache.set(db, entries);
+    if (entries.size >= CACHE_LIMIT) entries.clear();
+    entries.set(key, { row: Object.freeze(row), epoch });
+  }
+  return row;
 }
 
 export function listCases(db: Executor, organizationId: number, page: PageRequest) {
@@ -25,4 +46,5 @@ export function listCases(db: Executor, organizationId: number, page: PageReques
 
 export async function updateCase(db: Executor, organizationId: number, id: number, values: CaseUpdate): Promise<void> {
   await db.updateTable('cases').set(values).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+  noteCasesChanged();
 }

@@ -11,14 +11,26 @@ export function precompiled<Row, Params extends unknown[]>(
   build: (db: Executor, ...placeholders: Params) => { compile(): CompiledQuery<Row> },
   placeholders: Params,
 ) {
+  const run = precompiledWithSource(build, placeholders);
+  return async (db: Executor, ...parameters: Params): Promise<Row[]> => (await run(db, ...parameters)).rows;
+}
+
+/**
+ * Like precompiled, and also says whether the rows were read directly in autocommit mode, i.e. are
+ * committed data (never another request's unfinished transaction): only such rows may be cached.
+ */
+export function precompiledWithSource<Row, Params extends unknown[]>(
+  build: (db: Executor, ...placeholders: Params) => { compile(): CompiledQuery<Row> },
+  placeholders: Params,
+) {
   let compiled: CompiledQuery<Row> | undefined;
-  return async (db: Executor, ...parameters: Params): Promise<Row[]> => {
+  return async (db: Executor, ...parameters: Params): Promise<{ rows: Row[]; committed: boolean }> => {
     compiled ??= build(db, ...placeholders).compile();
     if (compiled.parameters.length !== parameters.length) throw new Error('precompiled query: parameter count changed');
     // Outside transactions the statement runs directly (see directReaderFor); the rows are the same.
     const rows = directReaderFor(db)?.(compiled.sql, parameters);
-    if (rows) return rows as Row[];
+    if (rows) return { rows: rows as Row[], committed: true };
     const result = await db.executeQuery<Row>({ ...compiled, parameters });
-    return result.rows;
+    return { rows: result.rows, committed: false };
   };
 }
