@@ -43,7 +43,3 @@ export async function revokeApiKey(db: Executor, organizationId: number, id: num
     .execute();
 }
 
-export async function setApiKeyExpiry(db: Executor, organizationId: number, id: number, expiresAt: string | null) {
-  noteCredentialsChanged();
-  await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('organization_id', '=', organizationId).where('id', '=', id).execute();
-}

@@ -8,15 +8,6 @@ export async function insertServiceAccount(db: Executor, values: Insertable<Serv
   return row.id;
 }
 
-export function findServiceAccount(db: Executor, organizationId: number, id: number) {
-  return db
-    .selectFrom('service_accounts')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
 export async function setServiceAccountActive(db: Executor, organizationId: number, id: number, active: boolean, now: string) {
   noteCredentialsChanged();
   await db

@@ -30,6 +30,3 @@ export async function revokeSession(db: Executor, sessionId: string, now: string
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
-export async function revokeUserSessions(db: Executor, userId: number, now: string): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-}

@@ -55,7 +55,3 @@ export async function linkUploadFileDocument(db: Executor, id: number, documentI
   await db.updateTable('upload_files').set({ document_id: documentId }).where('id', '=', id).execute();
 }
 
-export async function listReferencedUploadHashes(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('upload_files').select('sha256').where('sha256', 'is not', null).execute();
-  return rows.flatMap((row) => (row.sha256 ? [row.sha256] : []));
-}

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { UploadFilesTable, UploadSessionsTable } from '../schema.js';
+import type { UploadSessionsTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
 export async function insertUploadSession(db: Executor, values: Insertable<UploadSessionsTable>): Promise<number> {

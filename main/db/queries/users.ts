@@ -11,10 +11,6 @@ export function findUserByUsername(db: Executor, username: string) {
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
-export function findUser(db: Executor, organizationId: number, id: number) {
-  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
-}
-
 export async function setUserActive(db: Executor, organizationId: number, id: number, active: boolean, now: string): Promise<void> {
   await db
     .updateTable('users')
