@@ -30,7 +30,15 @@ export const ConfigSchema = z.strictObject({
   /** Processing jobs: a job running past its kind's limit is stopped and fails; one interrupted more often fails. */
   jobs: z
     .strictObject({
-      timeLimitSeconds: z.strictObject({ scan: z.number().positive().default(300) }).prefault({}),
+      timeLimitSeconds: z
+        .strictObject({
+          scan: z.number().positive().default(300),
+          ocr: z.number().positive().default(3600),
+          detection: z.number().positive().default(600),
+          transcription: z.number().positive().default(3600),
+          summary: z.number().positive().default(600),
+        })
+        .prefault({}),
       maxAttempts: z.number().int().min(1).default(3),
     })
     .prefault({}),

@@ -6,9 +6,12 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ResultFor, WorkerEnvelope, WorkerProgress, WorkerTask } from '../common/worker-messages.js';
 
-/** One thread per core but one, so the main process (HTTP, SQLite) keeps a core; at least one. */
+/**
+ * One thread per core: OCR and burn-in must use every core to keep up with native tools, and the main
+ * process (HTTP, SQLite writes) needs little CPU while they run.
+ */
 export function defaultPoolSize(): number {
-  return Math.max(1, os.availableParallelism() - 1);
+  return Math.max(1, os.availableParallelism());
 }
 
 /**

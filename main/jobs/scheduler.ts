@@ -1,9 +1,7 @@
 import { onJobsQueued } from '../db/change-signals.js';
-import type { JobRow } from '../db/schema.js';
-import { ScanOptions, type JobKind } from '../common/schemas/jobs.js';
-import type { WorkerTask } from '../common/worker-messages.js';
 import type { Runtime } from '../runtime.js';
 import { claimNextJob, completeJob, failJob, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
+import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
 
 /** Progress is written at most this often per job: one SQLite write per page would be wasteful on big files. */
@@ -93,22 +91,28 @@ export class JobScheduler {
     let timeout: NodeJS.Timeout | undefined;
     let lastProgressAt = 0;
     try {
-      const task = this.taskFor(job, this.runtime.blobs.pathFor(blob.sha256), blob.sha256);
-      limitSeconds = this.timeLimitSeconds(job.kind);
+      const handler = JOB_HANDLERS[job.kind];
+      if (!handler) throw new Error(`${job.kind} jobs cannot run in this version`);
+      limitSeconds = this.runtime.config.jobs.timeLimitSeconds[job.kind];
       timeout = setTimeout(() => {
         entry.stopReason = 'time_limit';
         entry.controller.abort();
       }, limitSeconds * 1000);
-      const outcome = await this.pool.run(task, {
+      const result = await handler.run({
+        runtime: this.runtime,
+        job,
+        blob: { path: this.runtime.blobs.pathFor(blob.sha256), sha256: blob.sha256, documentType: blob.documentType },
+        pool: this.pool,
         signal: entry.controller.signal,
-        onProgress: (message) => {
+        reportProgress: (progress) => {
           const now = Date.now();
-          if (now - lastProgressAt < PROGRESS_INTERVAL_MS || message.progress >= 1) return;
+          if (now - lastProgressAt < PROGRESS_INTERVAL_MS || progress >= 1) return;
           lastProgressAt = now;
-          setJobProgress(db, clock, job.id, message.progress).catch(() => undefined);
+          setJobProgress(db, clock, job.id, progress).catch(() => undefined);
         },
       });
-      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, outcome.result));
+      if (entry.stopReason) throw new Error('stopped');
+      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, result));
     } catch (error) {
       if (entry.stopReason === 'shutdown') {
         await requeueStoppedJob(db, clock, job.id);
@@ -121,25 +125,6 @@ export class JobScheduler {
       await db.transaction().execute((trx) => failJob(trx, clock, job.id, message));
     } finally {
       clearTimeout(timeout);
-    }
-  }
-
-  private timeLimitSeconds(kind: JobKind): number {
-    switch (kind) {
-      case 'scan':
-        return this.runtime.config.jobs.timeLimitSeconds.scan;
-      default:
-        throw new Error(`no time limit is configured for ${kind} jobs`);
-    }
-  }
-
-  /** Builds the worker's message from the stored row; options are parsed again, as the row is only text. */
-  private taskFor(job: JobRow, blobPath: string, sha256: string): WorkerTask {
-    switch (job.kind) {
-      case 'scan':
-        return { kind: 'scan', jobId: job.id, blobPath, sha256, options: ScanOptions.parse(JSON.parse(job.options)) };
-      default:
-        throw new Error(`${job.kind} jobs cannot run yet`);
     }
   }
 

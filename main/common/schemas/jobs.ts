@@ -21,9 +21,6 @@ export const ScanOptions = z
   .meta({ id: 'ScanOptions' });
 export type ScanOptions = z.output<typeof ScanOptions>;
 
-/** Body of POST /documents/{id}/scan-jobs: the options, or nothing for the defaults. */
-export const StartScanJobBody = ScanOptions.nullish();
-
 /** Options of each kind; a kind without an entry here cannot be started yet. */
 export const JOB_OPTIONS = { scan: ScanOptions } as const satisfies Partial<Record<JobKind, z.ZodType>>;
 export type StartableJobKind = keyof typeof JOB_OPTIONS;

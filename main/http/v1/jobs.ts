@@ -1,19 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Job, StartScanJobBody } from '../../common/schemas/jobs.js';
+import { JOB_OPTIONS, Job, type StartableJobKind } from '../../common/schemas/jobs.js';
 import { IdParam, PageQuery, list, single } from '../../common/schemas/shared.js';
 import { enqueueJob, getJob, listJobPage } from '../../services/jobs.js';
 import { commit, paged, read } from './respond.js';
 
 const DocumentParams = z.object({ document_id: IdParam });
 
-// Only the kinds that run are routed; OCR, detection, transcription and summary join as they are built.
+// One start route per kind with options (JOB_OPTIONS); the body is the kind's options, or nothing for defaults.
 export const jobRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    '/documents/:document_id/scan-jobs',
-    { config: { scopes: ['processing:write'] }, schema: { tags: ['jobs'], params: DocumentParams, body: StartScanJobBody, response: { 202: single(Job) } } },
-    (request, reply) => commit(request, reply, 202, (trx, ctx) => enqueueJob(trx, ctx, request.params.document_id, 'scan', request.body)),
-  );
+  for (const kind of Object.keys(JOB_OPTIONS) as StartableJobKind[]) {
+    app.post(
+      `/documents/:document_id/${kind}-jobs`,
+      {
+        config: { scopes: ['processing:write'] },
+        schema: { tags: ['jobs'], params: DocumentParams, body: JOB_OPTIONS[kind].nullish(), response: { 202: single(Job) } },
+      },
+      (request, reply) => commit(request, reply, 202, (trx, ctx) => enqueueJob(trx, ctx, request.params.document_id, kind, request.body)),
+    );
+  }
 
   app.get(
     '/jobs/:job_id',
