@@ -263,7 +263,26 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface DocumentPagesTable {
+  organization_id: number;
+  document_id: number;
+  page_number: number;
+  source: 'text_layer' | 'ocr' | 'transcript';
+  job_id: number | null;
+  /** Unit of width, height and the word boxes: PDF user space points, image pixels, or seconds (transcripts). */
+  unit: 'pdf_points' | 'image_pixels' | 'seconds';
+  width: number;
+  height: number;
+  rotation: 0 | 90 | 180 | 270;
+  text: string;
+  /** JSON array of PageWord (main/common/schemas/pages.ts). */
+  words: string;
+  mean_confidence: number | null;
+  created_at: string;
+}
+
 export interface Database {
+  document_pages: DocumentPagesTable;
   jobs: JobsTable;
   settings: SettingsTable;
   sessions: SessionsTable;
@@ -308,3 +327,4 @@ export type LayerLockRow = Selectable<LayerLocksTable>;
 export type ReviewDecisionRow = Selectable<ReviewDecisionsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type DocumentPageRow = Selectable<DocumentPagesTable>;

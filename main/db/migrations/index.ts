@@ -1,6 +1,7 @@
 import { foundation } from './001-foundation.js';
 import { redactions } from './002-redactions.js';
 import { jobs } from './003-jobs.js';
+import { documentPages } from './004-document-pages.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'foundation', up: foundation },
   { version: 2, name: 'redactions', up: redactions },
   { version: 3, name: 'jobs', up: jobs },
+  { version: 4, name: 'document-pages', up: documentPages },
 ];
