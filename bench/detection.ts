@@ -1,0 +1,128 @@
+import { BUILTIN_ENTITY_KINDS, type BuiltinEntityKind, type DetectionFinding, type FindingBox } from '../main/common/schemas/detection.js';
+import type { PageWord } from '../main/common/schemas/pages.js';
+import { detectPages } from '../worker/detection/index.js';
+import { generateCorpus, type CorpusDocument } from './lib/detection-corpus.js';
+import { fmt, fmtInt } from './lib/format.js';
+import type { Benchmark, BenchReport, Check } from './types.js';
+
+// Precision, recall and F2 of detection per entity kind on a generated, labelled corpus, running the
+// worker's own detectPages (words in, boxes out). A finding counts for a labelled value when it is of the
+// same kind and its boxes touch any word of the value; every finding that touches none is a false positive.
+
+const SEED = Number(process.env.BENCH_DETECTION_SEED ?? 20260501);
+const DOCUMENTS = Number(process.env.BENCH_DETECTION_DOCUMENTS ?? 280);
+const MIN_SCORE = 0.5;
+
+/** Checksum and fixed-format kinds must reach 0.9; names and addresses, which need judgement, 0.75. */
+const TARGETS: Readonly<Record<BuiltinEntityKind, number>> = {
+  ssn: 0.9,
+  email: 0.9,
+  phone: 0.9,
+  payment_card: 0.9,
+  iban: 0.9,
+  routing_number: 0.9,
+  ip_address: 0.9,
+  date_of_birth: 0.9,
+  passport_number: 0.9,
+  drivers_license: 0.9,
+  street_address: 0.75,
+  person_name: 0.75,
+};
+
+interface Tally {
+  gold: number;
+  found: number;
+  predicted: number;
+  correct: number;
+}
+
+const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0;
+
+export interface DetectionScore {
+  kind: BuiltinEntityKind;
+  gold: number;
+  predicted: number;
+  precision: number;
+  recall: number;
+  f2: number;
+}
+
+export interface Miss {
+  document: string;
+  kind: string;
+  text: string;
+  type: 'missed' | 'false positive';
+}
+
+/** Scores findings against the corpus labels; also returns examples of misses for tuning. */
+export function scoreCorpus(corpus: readonly CorpusDocument[], findingsOf: (document: CorpusDocument) => DetectionFinding[]): { scores: DetectionScore[]; misses: Miss[] } {
+  const tallies = new Map<BuiltinEntityKind, Tally>(BUILTIN_ENTITY_KINDS.map((kind) => [kind, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
+  const misses: Miss[] = [];
+  for (const document of corpus) {
+    const kindOf = new Map(document.entities.map((entity) => [entity.id, entity.kind]));
+    const hit = new Set<number>();
+    for (const finding of findingsOf(document)) {
+      if (finding.entity === 'custom_term' || finding.entity === 'custom_pattern') continue;
+      const page = document.pages[finding.page - 1];
+      const labels = document.labels[finding.page - 1] ?? [];
+      if (!page) continue;
+      const covered = page.words.map((word, index) => (finding.boxes.some((box) => touches(box, word)) ? index : -1)).filter((index) => index >= 0);
+      const ids = new Set(covered.map((index) => labels[index] ?? -1).filter((id) => id >= 0 && kindOf.get(id) === finding.entity));
+      const tally = tallies.get(finding.entity) as Tally;
+      tally.predicted += 1;
+      if (ids.size > 0) {
+        tally.correct += 1;
+        for (const id of ids) hit.add(id);
+      } else {
+        misses.push({ document: document.name, kind: finding.entity, type: 'false positive', text: covered.map((index) => page.words[index]?.text).join(' ') });
+      }
+    }
+    for (const entity of document.entities) {
+      const tally = tallies.get(entity.kind) as Tally;
+      tally.gold += 1;
+      if (hit.has(entity.id)) tally.found += 1;
+      else {
+        const text = document.pages.flatMap((page, pageIndex) => page.words.filter((_, index) => document.labels[pageIndex]?.[index] === entity.id).map((word) => word.text)).join(' ');
+        misses.push({ document: document.name, kind: entity.kind, type: 'missed', text });
+      }
+    }
+  }
+  const scores = BUILTIN_ENTITY_KINDS.map((kind) => {
+    const tally = tallies.get(kind) as Tally;
+    const precision = tally.predicted === 0 ? (tally.gold === 0 ? 1 : 0) : tally.correct / tally.predicted;
+    const recall = tally.gold === 0 ? 1 : tally.found / tally.gold;
+    const f2 = precision + recall === 0 ? 0 : (5 * precision * recall) / (4 * precision + recall);
+    return { kind, gold: tally.gold, predicted: tally.predicted, precision, recall, f2 };
+  });
+  return { scores, misses };
+}
+
+export const detectionBench: Benchmark = {
+  name: 'detection',
+  description: `detection precision, recall and F2 per entity kind on ${DOCUMENTS} generated, labelled documents`,
+  async run(settings): Promise<BenchReport> {
+    const corpus = generateCorpus(SEED, DOCUMENTS);
+    const plan = { entityKinds: [...BUILTIN_ENTITY_KINDS], minScore: MIN_SCORE, customTerms: [], patterns: [] };
+    settings.log(`generated ${corpus.length} documents (seed ${SEED}), ${corpus.reduce((sum, document) => sum + document.entities.length, 0)} labelled values`);
+    const started = performance.now();
+    const { scores, misses } = scoreCorpus(corpus, (document) => detectPages(document.pages, plan));
+    const seconds = (performance.now() - started) / 1000;
+    const words = corpus.reduce((sum, document) => sum + document.pages.reduce((pages, page) => pages + page.words.length, 0), 0);
+    const table = [['kind', 'labelled', 'found', 'precision', 'recall', 'F2', 'target']];
+    for (const score of scores) table.push([score.kind, fmtInt(score.gold), fmtInt(score.predicted), fmt(score.precision, 3), fmt(score.recall, 3), fmt(score.f2, 3), fmt(TARGETS[score.kind], 2)]);
+    const checks: Check[] = scores.map((score) => ({
+      name: `detection F2 ${score.kind} >= ${TARGETS[score.kind]}`,
+      pass: score.f2 >= TARGETS[score.kind],
+      detail: `F2 ${fmt(score.f2, 3)} (P ${fmt(score.precision, 3)}, R ${fmt(score.recall, 3)}, ${score.gold} labelled)`,
+    }));
+    const notes = [
+      `${corpus.length} documents, ${fmtInt(words)} words, detection (including scoring) in ${fmt(seconds, 2)} s (${fmtInt(words / seconds)} words/s); min_score ${MIN_SCORE}; seed ${SEED} (BENCH_DETECTION_SEED).`,
+      'A finding counts when it has the labelled kind and touches a word of the labelled value; F2 weighs recall four times precision.',
+    ];
+    if (process.env.BENCH_DETECTION_MISSES) {
+      const wanted = process.env.BENCH_DETECTION_MISSES;
+      for (const miss of misses.filter((entry) => wanted === '1' || entry.kind === wanted).slice(0, 60)) notes.push(`  ${miss.type.padEnd(14)} ${miss.kind.padEnd(16)} ${miss.document.padEnd(12)} ${miss.text}`);
+    }
+    return { title: 'Detection quality (generated labelled corpus)', table, notes, checks, data: { seed: SEED, documents: corpus.length, words, seconds, scores } };
+  },
+};

@@ -1,0 +1,144 @@
+import type { BuiltinEntityKind, DetectionFinding, DetectionPlan } from '../../main/common/schemas/detection.js';
+import type { PageWord } from '../../main/common/schemas/pages.js';
+import type { DetectionTask, WorkerProgress } from '../../main/common/worker-messages.js';
+import { findAddresses } from './addresses.js';
+import { boxesForRange, timeSpanForRange } from './boxes.js';
+import { PRIORITY, type Candidate } from './candidate.js';
+import { compilePatterns, compileTerms, findPatterns, findTerms, type CompiledPattern } from './custom.js';
+import { findNames, nameWords, recurringNames } from './names.js';
+import {
+  findCards,
+  findDatesOfBirth,
+  findDriversLicenses,
+  findEmails,
+  findIbans,
+  findIpAddresses,
+  findPassports,
+  findPhones,
+  findRoutingNumbers,
+  findSsns,
+} from './patterns.js';
+import { buildPageText, type PageInput, type PageText } from './text.js';
+
+export type { PageInput } from './text.js';
+
+const DETECTORS: Readonly<Record<BuiltinEntityKind, (text: string) => Candidate[]>> = {
+  ssn: findSsns,
+  email: findEmails,
+  phone: findPhones,
+  payment_card: findCards,
+  iban: findIbans,
+  routing_number: findRoutingNumbers,
+  ip_address: findIpAddresses,
+  date_of_birth: findDatesOfBirth,
+  passport_number: findPassports,
+  drivers_license: findDriversLicenses,
+  street_address: findAddresses,
+  person_name: findNames,
+};
+
+interface Compiled {
+  kinds: readonly BuiltinEntityKind[];
+  minScore: number;
+  terms: RegExp | null;
+  patterns: CompiledPattern[];
+}
+
+function compile(plan: DetectionPlan): Compiled {
+  return { kinds: plan.entityKinds, minScore: plan.minScore, terms: compileTerms(plan.customTerms), patterns: compilePatterns(plan.patterns) };
+}
+
+const overlaps = (a: Candidate, b: Candidate) => a.start < b.end && b.start < a.end;
+
+/** Of overlapping matches, the one of the more specific kind wins, then the higher score, then the longer. */
+export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
+  const ordered = [...candidates].sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const kept: Candidate[] = [];
+  for (const candidate of ordered) if (!kept.some((other) => overlaps(other, candidate))) kept.push(candidate);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+function candidatesIn(text: string, compiled: Compiled): Candidate[] {
+  const found: Candidate[] = [];
+  for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
+  found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
+  return found.filter((candidate) => candidate.end > candidate.start && candidate.score >= compiled.minScore);
+}
+
+/** All matches in one text, overlaps resolved; names are not propagated (that needs the whole document). */
+export function detectInText(text: string, plan: DetectionPlan): Candidate[] {
+  return resolveOverlaps(candidatesIn(text, compile(plan)));
+}
+
+/**
+ * Transcript pages (one per timed segment) are joined into one text, so context and names carry across
+ * segments; each word remembers its page.
+ */
+function joinTranscript(pages: readonly PageInput[]): { input: PageInput; pageOfWord: number[] } {
+  const words: PageWord[] = [];
+  const pageOfWord: number[] = [];
+  for (const page of pages) {
+    for (const word of page.words) {
+      words.push(word);
+      pageOfWord.push(page.page_number);
+    }
+  }
+  const text = pages.map((page) => page.text).join('\n');
+  return { input: { page_number: pages[0]?.page_number ?? 1, unit: 'seconds', rotation: 0, text, words }, pageOfWord };
+}
+
+/** Finds sensitive data in a document's pages and maps every match to boxes (or, for transcripts, times). */
+export function detectPages(pages: readonly PageInput[], plan: DetectionPlan, onPage: (done: number, total: number) => void = () => undefined): DetectionFinding[] {
+  const compiled = compile(plan);
+  const transcript = pages.length > 0 && pages.every((page) => page.unit === 'seconds');
+  const joined = transcript ? joinTranscript(pages) : null;
+  const texts: PageText[] = joined ? [buildPageText(joined.input)] : pages.map(buildPageText);
+  const perPage = texts.map((page, index) => {
+    const resolved = resolveOverlaps(candidatesIn(page.text, compiled));
+    onPage(index + 1, texts.length * 2);
+    return resolved;
+  });
+  // Second pass: names found with good evidence anywhere, where they recur alone.
+  const words = new Set<string>();
+  if (compiled.kinds.includes('person_name')) {
+    texts.forEach((page, index) => {
+      for (const word of nameWords(page.text, perPage[index] ?? [])) words.add(word);
+    });
+  }
+  const findings: DetectionFinding[] = [];
+  texts.forEach((page, index) => {
+    const first = perPage[index] ?? [];
+    const recurring = recurringNames(page.text, words).filter((candidate) => candidate.score >= compiled.minScore);
+    const final = recurring.length > 0 ? resolveOverlaps([...first, ...recurring]) : first;
+    for (const candidate of final) {
+      const finding: DetectionFinding = { entity: candidate.entity, page: page.page, score: candidate.score, cues: candidate.cues, boxes: [] };
+      if (candidate.pattern) finding.pattern = candidate.pattern;
+      if (joined) {
+        const span = timeSpanForRange(page, candidate.start, candidate.end);
+        const firstWord = page.spans.findIndex((wordSpan) => wordSpan.start >= 0 && wordSpan.end > candidate.start);
+        finding.page = joined.pageOfWord[firstWord] ?? page.page;
+        if (span) {
+          finding.start = span.start;
+          finding.end = span.end;
+        }
+      } else {
+        finding.boxes = boxesForRange(page, candidate.start, candidate.end);
+        if (finding.boxes.length === 0) continue;
+      }
+      findings.push(finding);
+    }
+    onPage(texts.length + index + 1, texts.length * 2);
+  });
+  return findings;
+}
+
+/** The worker's entry for a detection task. */
+export function runDetection(task: DetectionTask, report: (progress: WorkerProgress) => void): DetectionFinding[] {
+  let lastReported = 0;
+  return detectPages(task.pages, task.plan, (done, total) => {
+    const now = Date.now();
+    if (now - lastReported < 100 && done < total) return;
+    lastReported = now;
+    report({ type: 'progress', jobId: task.jobId, progress: done / total });
+  });
+}

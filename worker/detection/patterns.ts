@@ -1,0 +1,279 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { findNumbers } from 'libphonenumber-js/max';
+import { abaValid, cardNetwork, ibanLength, ibanValid, luhnValid, ssnValid } from './checksums.js';
+import { clamp, cuesNear, windowBefore, type Candidate } from './candidate.js';
+
+// Detectors of formatted identifiers. Each takes one page's text and returns scored candidates; a base
+// score reflects how sure the format alone is, context words near the match raise it.
+
+const SSN_CUE = /\b(?:ssn|soc(?:ial)?\.? sec(?:urity)?|social security|ssa|taxpayer id(?:entification)?|tin)\b|\bss ?(?:#|no\b)/i;
+
+export function findSsns(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  // Dashed or spaced 3-2-4, or nine digits in a row; not part of a longer number or a dashed chain.
+  const pattern = /(?<![\d-])(\d{3})([- ]?)(\d{2})\2(\d{4})(?![\d]|-\d)/g;
+  for (const match of text.matchAll(pattern)) {
+    const [, area = '', separator = '', group = '', serial = ''] = match;
+    if (!ssnValid(area, group, serial)) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, SSN_CUE);
+    const base = separator === '-' ? 0.7 : separator === ' ' ? 0.5 : 0.3;
+    found.push({ entity: 'ssn', start, end, score: clamp(base + (cues.length > 0 ? 0.28 : 0)), cues });
+  }
+  return found;
+}
+
+export function findEmails(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  const pattern = /(?<![\w.+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,63})@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])/g;
+  for (const match of text.matchAll(pattern)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    found.push({ entity: 'email', start, end, score: 0.95, cues: [] });
+  }
+  return found;
+}
+
+const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
+const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
+// US layouts: (202) 555-0143, 202-555-0143, 202.555.0143, 202 555 0143, 1-202-555-0143, +1 202 555 0143.
+const US_LAYOUT = /^(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?$/i;
+
+export function findPhones(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of findNumbers(text, { defaultCountry: 'US', v2: true })) {
+    const start = match.startsAt;
+    const end = match.endsAt;
+    const raw = text.slice(start, end);
+    if (/\n|\t/.test(raw)) continue;
+    // Glued to other digits or dashes: part of a longer identifier.
+    if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1))) continue;
+    const digits = raw.replace(/\D/g, '');
+    let base: number;
+    if (raw.startsWith('+')) base = 0.75;
+    else if (US_LAYOUT.test(raw)) base = 0.7;
+    else if (/^\d{10,11}$/.test(raw)) base = 0.35;
+    else base = 0.2;
+    if (digits.length < 10) base -= 0.2;
+    const cues = cuesNear(text, start, end, PHONE_CUE, { before: 40, after: 15 });
+    const negative = PHONE_NEGATIVE_CUE.test(windowBefore(text, start, 30, 0));
+    const score = base + (cues.length > 0 ? 0.2 : 0) - (negative ? 0.4 : 0);
+    found.push({ entity: 'phone', start, end, score: clamp(score), cues });
+  }
+  return found;
+}
+
+const CARD_CUE = /\b(?:card|credit|debit|visa|master ?card|mc|amex|american express|discover|diners|jcb|cc|cc#|pan|acct|account|charged?|payment|purchase|expir(?:es|y|ation)|exp|cvv)\b/i;
+
+/** Runs of digit groups joined by single spaces or dashes; a card number is a group-aligned part of one. */
+export function findCards(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const run of text.matchAll(/(?<![\d-])\d+(?:[ -]\d+)*(?![\d])/g)) {
+    // The digits continue an IBAN-like sequence (DE89 3704 …): not a card.
+    if (/[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4})* ?$/.test(text.slice(Math.max(0, run.index - 40), run.index))) continue;
+    const groups: { start: number; end: number; digits: string }[] = [];
+    for (const group of run[0].matchAll(/\d+/g)) groups.push({ start: run.index + group.index, end: run.index + group.index + group[0].length, digits: group[0] });
+    let best: { from: number; to: number; digits: string } | null = null;
+    for (let from = 0; from < groups.length; from += 1) {
+      let digits = '';
+      for (let to = from; to < groups.length && digits.length < 19; to += 1) {
+        digits += (groups[to] as { digits: string }).digits;
+        if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && (!best || digits.length > best.digits.length)) best = { from, to, digits };
+      }
+    }
+    if (!best) continue;
+    const first = groups[best.from] as { start: number };
+    const last = groups[best.to] as { end: number };
+    const network = cardNetwork(best.digits);
+    const layoutGroups = best.to - best.from + 1;
+    // Cards are printed in one block or in groups of four (Amex 4-6-5); other groupings are mostly other numbers.
+    const cardLayout = layoutGroups === 1 || groups.slice(best.from, best.to + 1).every((group, index, all) => group.digits.length === 4 || (network === 'amex' && all.length === 3) || index === all.length - 1);
+    const cues = cuesNear(text, first.start, last.end, CARD_CUE, { before: 50, after: 25 });
+    let score = network ? 0.8 : 0.35;
+    if (!cardLayout) score -= 0.25;
+    if (cues.length > 0) score += 0.15;
+    found.push({ entity: 'payment_card', start: first.start, end: last.end, score: clamp(score), cues });
+  }
+  return found;
+}
+
+const IBAN_CUE = /\b(?:iban|bank|account|acct|kontonummer|rekening|bic|swift|wire|transfer|beneficiary)\b/i;
+
+export function findIbans(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ ]?[A-Z0-9])/g)) {
+    const length = ibanLength(match[1] ?? '');
+    if (!length) continue;
+    // Take characters (skipping single spaces between groups) until the country's length is reached.
+    let compact = `${match[1]}${match[2]}`;
+    let cursor = match.index + 4;
+    while (compact.length < length && cursor < text.length) {
+      const char = text.charAt(cursor);
+      if (/[A-Z0-9]/.test(char)) compact += char;
+      else if (!(char === ' ' && /[A-Z0-9]/.test(text.charAt(cursor + 1)))) break;
+      cursor += 1;
+    }
+    if (compact.length !== length || /[A-Za-z0-9]/.test(text.charAt(cursor)) || !ibanValid(compact)) continue;
+    const cues = cuesNear(text, match.index, cursor, IBAN_CUE);
+    found.push({ entity: 'iban', start: match.index, end: cursor, score: clamp(0.85 + (cues.length > 0 ? 0.1 : 0)), cues });
+  }
+  return found;
+}
+
+// ⑆ is the MICR transit symbol printed around the routing number on checks.
+const ROUTING_CUE = /\b(?:routing|aba|rtn|r\/t|transit|bank|ach|wire|direct deposit|deposit)\b|⑆/i;
+
+export function findRoutingNumbers(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of text.matchAll(/(?<![\d-])\d{9}(?![\d]|-\d)/g)) {
+    if (!abaValid(match[0])) continue;
+    const start = match.index;
+    const end = start + 9;
+    const cues = cuesNear(text, start, end, ROUTING_CUE, { before: 50, after: 20 });
+    found.push({ entity: 'routing_number', start, end, score: clamp(0.4 + (cues.length > 0 ? 0.5 : 0)), cues });
+  }
+  return found;
+}
+
+const IP_CUE = /\b(?:ip|ipv4|ipv6|address|host|server|logged|login|log-?in|source|src|dst|client|connection|connected|originat\w*|subscriber|isp)\b/i;
+const IP_NEGATIVE_CUE = /(?:\b(?:version|ver|v|release|build|section|sec|rule|part|chapter|figure|table|item|step|ordinance|code|statute|regulation|paragraph|para|clause|standard|oid)\.?|§)\s*$/i;
+
+export function findIpAddresses(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of text.matchAll(/(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d]|\.\d)/g)) {
+    // Logs sometimes pad octets with zeros (010.001.020.003); Node's parser rejects those.
+    if (!isIPv4(match[0].replace(/(^|\.)0+(?=\d)/g, '$1'))) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    if (/^(?:0|127|255)\./.test(match[0])) continue;
+    const cues = cuesNear(text, start, end, IP_CUE, { before: 40, after: 20 });
+    const negative = IP_NEGATIVE_CUE.test(windowBefore(text, start, 20, 0));
+    const score = 0.65 + (cues.length > 0 ? 0.25 : 0) - (negative ? 0.5 : 0);
+    found.push({ entity: 'ip_address', start, end, score: clamp(score), cues });
+  }
+  for (const match of text.matchAll(/(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::[0-9A-Fa-f]{1,4}){1,7}|[0-9A-Fa-f]{1,4})(?![\w:])/g)) {
+    const value = match[0];
+    // Times (12:30:45) and similar short forms are not addresses: want at least four groups or a '::'.
+    if (!isIPv6(value) || value === '::1' || (!value.includes('::') && value.split(':').length < 8)) continue;
+    if (!/[0-9a-f]{3}/i.test(value) && !value.includes('::')) continue;
+    const start = match.index;
+    const end = start + value.length;
+    const cues = cuesNear(text, start, end, IP_CUE, { before: 40, after: 20 });
+    found.push({ entity: 'ip_address', start, end, score: clamp(0.75 + (cues.length > 0 ? 0.2 : 0)), cues });
+  }
+  return found;
+}
+
+const MONTH = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)';
+const DATE_PATTERNS: readonly RegExp[] = [
+  /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/]|[.-]\d)/g,
+  /(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d-])/g,
+  new RegExp(`\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}\\b`, 'gi'),
+  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH}\\.?,? \\d{4}\\b`, 'gi'),
+];
+
+/** Every date in the text, with a plausible year for a birth date (1900 to this year). */
+export function findDates(text: string): { start: number; end: number }[] {
+  const dates: { start: number; end: number }[] = [];
+  const thisYear = new Date().getUTCFullYear();
+  for (const pattern of DATE_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const years = match[0].match(/\d{4}|\d{2}$/g) ?? [];
+      const yearText = years.find((value) => value.length === 4) ?? years.at(-1) ?? '';
+      const year = yearText.length === 2 ? 1900 + Number(yearText) : Number(yearText);
+      if (pattern === DATE_PATTERNS[0]) {
+        const [a, b] = [Number(match[1]), Number(match[3])];
+        if (a < 1 || b < 1 || a > 31 || b > 31 || (a > 12 && b > 12)) continue;
+      }
+      if (pattern === DATE_PATTERNS[1]) {
+        const [month, day] = [Number(match[2]), Number(match[3])];
+        if (month < 1 || month > 12 || day < 1 || day > 31) continue;
+      }
+      if (yearText.length === 4 && (year < 1900 || year > thisYear)) continue;
+      dates.push({ start: match.index, end: match.index + match[0].length });
+    }
+  }
+  return dates.sort((a, b) => a.start - b.start);
+}
+
+const DOB_CUE = /\b(?:d\.?\s?o\.?\s?b\b\.?|date of birth|birth ?date|born(?: on)?|birthday|b\/d|fecha de nacimiento)/gi;
+
+/** Dates of birth: a date only counts with a birth cue before it (or just after it) and no other date in between. */
+export function findDatesOfBirth(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  const dates = findDates(text);
+  dates.forEach((date, index) => {
+    const before = windowBefore(text, date.start, 45, 1);
+    const offset = date.start - before.length;
+    const cues = [...before.matchAll(DOB_CUE)].filter((cue) => {
+      const cueEnd = offset + cue.index + cue[0].length;
+      const previous = dates[index - 1];
+      return !previous || previous.end <= cueEnd;
+    });
+    const after = /^\s*\(?(?:d\.?o\.?b\.?|date of birth|birth ?date)\b/i.test(text.slice(date.end, date.end + 20));
+    if (cues.length === 0 && !after) return;
+    const cueWords = cues.map((cue) => cue[0].toLowerCase());
+    found.push({ entity: 'date_of_birth', start: date.start, end: date.end, score: 0.9, cues: after ? [...cueWords, 'dob'] : cueWords });
+  });
+  return found;
+}
+
+const LABEL_WORDS = new Set(['', 'no', 'nos', 'number', 'num', 'nbr', 'book', 'card', 'id', 'is', 'was', 'us', 'u.s', 'of', 'the', 'issued', 'by', 'state', 'states', 'and', 'or']);
+
+/**
+ * Identifier after a label: the first token with a digit among the next few words (crossing one line
+ * break, for forms with the value under the label), when it has the identifier's shape.
+ */
+function valueAfterCue(text: string, cue: RegExp, shape: RegExp, entity: 'passport_number' | 'drivers_license', score: number): Candidate[] {
+  const found: Candidate[] = [];
+  const seen = new Set<number>();
+  for (const match of text.matchAll(cue)) {
+    let cursor = match.index + match[0].length;
+    let lines = 0;
+    for (let words = 0; words < 5; words += 1) {
+      const next = /^([ \t]*)(\n?)[ \t]*(\S+)/.exec(text.slice(cursor));
+      if (!next) break;
+      if (next[2]) lines += 1;
+      if (lines > 1) break;
+      const token = next[3] ?? '';
+      const tokenStart = cursor + next[0].length - token.length;
+      cursor += next[0].length;
+      if (!/\d/.test(token)) {
+        // Only label words may sit between the cue and the value: "passport application number …" is another number.
+        if (!LABEL_WORDS.has(token.toLowerCase().replace(/[^a-z.]/g, '').replace(/\.$/, ''))) break;
+        continue;
+      }
+      const lead = /^[#:(]*/.exec(token)?.[0].length ?? 0;
+      const value = token.slice(lead).replace(/[.,;:)]+$/, '');
+      if (shape.test(value) && !seen.has(tokenStart + lead)) {
+        seen.add(tokenStart + lead);
+        found.push({ entity, start: tokenStart + lead, end: tokenStart + lead + value.length, score, cues: [match[0].toLowerCase().replace(/\s+/g, ' ')] });
+      }
+      break;
+    }
+  }
+  return found;
+}
+
+const PASSPORT_CUE = /\bpass(?:port|\. ?no)\b(?:\s*(?:no\.?|number|num|nbr|#|book|card))?/gi;
+const PASSPORT_SHAPE = /^(?:[A-Z]{1,2}\d{6,8}|\d{8,9}|[A-Z]\d{8})$/;
+
+// "PP#" / "PP No." on travel and HR forms; capitals only ("pp." is a page reference).
+const PASSPORT_ABBREVIATION_CUE = /\bPP ?(?:#|No\.?|Nr\.?)/g;
+
+export function findPassports(text: string): Candidate[] {
+  return [...valueAfterCue(text, PASSPORT_CUE, PASSPORT_SHAPE, 'passport_number', 0.9), ...valueAfterCue(text, PASSPORT_ABBREVIATION_CUE, PASSPORT_SHAPE, 'passport_number', 0.85)];
+}
+
+const LICENSE_CUE = /\b(?:DL|D\.L\.|DLN|OLN|CDL)\b(?:\s*(?:no\.?|number|num|#|id))?/g;
+const LICENSE_CUE_CI = /\b(?:driver'?s?’?s?\s+(?:licen[cs]e|lic\b\.?)|driving\s+licen[cs]e|operator'?s?\s+licen[cs]e)(?:\s*(?:no\.?|number|num|#|id))?/gi;
+// State formats vary: letters then digits (A1234567, WDL…), digits only, or dashed groups (F123-456-78-901-0).
+const LICENSE_SHAPE = /^(?=(?:[^0-9]*[0-9]){5})(?:[A-Z]{0,3}[0-9]{5,14}[A-Z]{0,2}|[A-Z0-9]{1,4}(?:-[A-Z0-9]{1,5}){1,5}|[A-Z]{1,2}[0-9A-Z]{6,12})$/;
+
+export function findDriversLicenses(text: string): Candidate[] {
+  const uppercase = valueAfterCue(text, LICENSE_CUE, LICENSE_SHAPE, 'drivers_license', 0.85);
+  const anyCase = valueAfterCue(text, LICENSE_CUE_CI, LICENSE_SHAPE, 'drivers_license', 0.85);
+  const starts = new Set(uppercase.map((candidate) => candidate.start));
+  return [...uppercase, ...anyCase.filter((candidate) => !starts.has(candidate.start))];
+}
