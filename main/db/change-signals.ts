@@ -36,3 +36,42 @@ export function onJobsQueued(listener: () => void): () => void {
   jobsQueuedListeners.add(listener);
   return () => jobsQueuedListeners.delete(listener);
 }
+
+const exportsChangedListeners = new Set<(exportId: number) => void>();
+
+/** Called by the query functions that change an export's status (queued, cancelled), so the runner reacts at once. */
+export function noteExportChanged(exportId: number): void {
+  for (const listener of exportsChangedListeners) listener(exportId);
+}
+
+/** Returns the unsubscribe function. Listeners run synchronously and must only schedule work. */
+export function onExportChanged(listener: (exportId: number) => void): () => void {
+  exportsChangedListeners.add(listener);
+  return () => exportsChangedListeners.delete(listener);
+}
+
+const jobsSettledListeners = new Set<(jobId: number) => void>();
+
+/** Called by the query functions that move a job to completed or failed, so a waiter reacts without polling. */
+export function noteJobSettled(jobId: number): void {
+  for (const listener of jobsSettledListeners) listener(jobId);
+}
+
+/** Returns the unsubscribe function. Listeners run synchronously and must only schedule work. */
+export function onJobSettled(listener: (jobId: number) => void): () => void {
+  jobsSettledListeners.add(listener);
+  return () => jobsSettledListeners.delete(listener);
+}
+
+const watchedFoldersListeners = new Set<() => void>();
+
+/** Called by the query functions that change a watched folder's settings, so its runner restarts with them. */
+export function noteWatchedFoldersChanged(): void {
+  for (const listener of watchedFoldersListeners) listener();
+}
+
+/** Returns the unsubscribe function. Listeners run synchronously and must only schedule work. */
+export function onWatchedFoldersChanged(listener: () => void): () => void {
+  watchedFoldersListeners.add(listener);
+  return () => watchedFoldersListeners.delete(listener);
+}

@@ -1,6 +1,7 @@
 import type { Scope } from '../common/scopes.js';
 import type { Runtime } from '../runtime.js';
-import type { ApiPrincipal } from '../services/api-keys.js';
+import type { IdempotencyOwner } from '../db/queries/idempotency-keys.js';
+import type { Principal } from '../services/principal.js';
 import type { OriginPolicy } from './shared/security.js';
 
 /** What the HTTP layer knows about itself once it listens. */
@@ -12,7 +13,7 @@ export interface HttpContext {
 }
 
 export interface IdempotencyClaim {
-  apiKeyId: number;
+  owner: IdempotencyOwner;
   key: string;
   /** Set once the outcome is stored, so the onSend hook does not store it again. */
   settled: boolean;
@@ -23,11 +24,12 @@ declare module 'fastify' {
     obscura: HttpContext;
   }
   interface FastifyRequest {
-    principal: ApiPrincipal | null;
+    /** The authenticated caller of an /api/v1 route: an API key or a signed-in user. */
+    principal: Principal | null;
     idempotency: IdempotencyClaim | null;
   }
   interface FastifyContextConfig {
-    /** Integration API: the caller needs at least one of these scopes; [] means any valid key. */
+    /** Integration API: the caller needs at least one of these scopes; [] means any authenticated caller. */
     scopes?: readonly Scope[];
   }
 }

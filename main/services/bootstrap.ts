@@ -6,6 +6,8 @@ import { ALL_SCOPES } from '../common/scopes.js';
 import { issueApiKey } from './api-keys.js';
 import { recordChange } from './change-log.js';
 import { generatePassword, hashPassword } from './secrets.js';
+import { seedBuiltIns } from './organization-seed.js';
+import { insertUserRole } from '../db/queries/user-roles.js';
 import type { Clock } from './context.js';
 
 export interface InitialCredentials {
@@ -16,8 +18,8 @@ export interface InitialCredentials {
 }
 
 /**
- * Creates an organization with an admin user (generated password) and a service account holding every
- * scope with one API key. Used by `obscura init`, first start, and tests that need several organizations.
+ * Creates an organization with its built-in roles and federal exemptions, an admin user (generated
+ * password) holding the admin role, and a service account holding every scope with one API key. Used by `obscura init`, first start, and tests that need several organizations.
  */
 export async function createOrganization(
   db: Executor,
@@ -40,6 +42,8 @@ export async function createOrganization(
       created_at: now,
       updated_at: now,
     });
+    const adminRoleId = await seedBuiltIns(trx, organizationId, now);
+    await insertUserRole(trx, { organization_id: organizationId, user_id: userId, role_id: adminRoleId, assigned_at: now });
     const serviceAccountId = await insertServiceAccount(trx, {
       organization_id: organizationId,
       name: 'default-integration',

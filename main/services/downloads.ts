@@ -3,6 +3,7 @@ import { consumeDownloadToken } from '../db/queries/download-tokens.js';
 import { findDocument } from '../db/queries/documents.js';
 import { DomainError } from '../common/errors.js';
 import type { BlobStore } from './blob-store.js';
+import { exportDownloadTarget } from './exports.js';
 import { sha256Hex } from './secrets.js';
 
 export interface DownloadTarget {
@@ -20,6 +21,11 @@ export async function redeemDownloadToken(db: Executor, blobs: BlobStore, token:
     const document = await findDocument(db, spent.organization_id, spent.resource_id);
     if (!document) throw new DomainError('resource_not_found', 'the document no longer exists');
     return { path: blobs.pathFor(document.sha256), fileName: document.file_name, mediaType: document.media_type, size: document.size };
+  }
+  if (spent.resource_type === 'export') {
+    const file = await exportDownloadTarget(db, spent.organization_id, spent.resource_id);
+    if (!file) throw new DomainError('resource_not_found', 'the export no longer has a file');
+    return { path: blobs.pathFor(file.sha256), fileName: file.fileName, mediaType: file.mediaType, size: file.size };
   }
   throw new DomainError('resource_not_found', `downloads of ${spent.resource_type} are not available`);
 }

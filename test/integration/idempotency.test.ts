@@ -52,7 +52,7 @@ function expectError(response: LightMyRequestResponse, status: number, code: str
 }
 
 async function storedRow(instance: TestInstance, key: string, apiKey = instance.orgs[0]?.api_key ?? '') {
-  return findIdempotencyKey(instance.runtime.db, await apiKeyIdOf(instance.runtime.db, apiKey), key);
+  return findIdempotencyKey(instance.runtime.db, { type: 'api_key', id: await apiKeyIdOf(instance.runtime.db, apiKey) }, key);
 }
 
 /** Stops the server and closes the database but keeps the data directory, like a process that exits. */
@@ -100,7 +100,8 @@ async function restart(instance: TestInstance, config: ConfigInput = {}, clock?:
 describe('Idempotency-Key', () => {
   let instance: TestInstance;
   beforeEach(async () => {
-    instance = await startInstance();
+    // Walking every mutating route of the OpenAPI document sends more than the spec's 60 requests per raw key.
+    instance = await startInstance({ config: { rateLimits: { perRawKey: { limit: 1000, windowSeconds: 60 } } } });
   });
   afterEach(() => instance.close());
 
@@ -249,7 +250,7 @@ describe('Idempotency-Key', () => {
       await instance.request({ ...request, idempotencyKey: 'probe' });
       const fingerprint = (await storedRow(instance, 'probe'))?.fingerprint ?? '';
       const apiKeyId = await apiKeyIdOf(db, instance.orgs[0]?.api_key ?? '');
-      expect(await claimIdempotencyKey(db, apiKeyId, 'in-flight', fingerprint, new Date().toISOString())).toBe(true);
+      expect(await claimIdempotencyKey(db, { type: 'api_key', id: apiKeyId }, 'in-flight', fingerprint, new Date().toISOString())).toBe(true);
 
       const before = await effects(db);
       const response = await instance.request({ ...request, idempotencyKey: 'in-flight' });
@@ -257,7 +258,7 @@ describe('Idempotency-Key', () => {
       expect(await effects(db)).toEqual(before);
       expect((await storedRow(instance, 'in-flight'))?.state).toBe('running');
 
-      await releaseIdempotencyKey(db, apiKeyId, 'in-flight');
+      await releaseIdempotencyKey(db, { type: 'api_key', id: apiKeyId }, 'in-flight');
       const retried = await instance.request({ ...request, idempotencyKey: 'in-flight' });
       expect(retried.statusCode).toBe(201);
       expect(retried.headers['idempotent-replayed']).toBeUndefined();
@@ -266,7 +267,7 @@ describe('Idempotency-Key', () => {
 
     it('answers idempotency_key_reused, not conflict, when the running request had another body', async () => {
       const apiKeyId = await apiKeyIdOf(instance.runtime.db, instance.orgs[0]?.api_key ?? '');
-      await claimIdempotencyKey(instance.runtime.db, apiKeyId, 'running-other', 'f'.repeat(64), new Date().toISOString());
+      await claimIdempotencyKey(instance.runtime.db, { type: 'api_key', id: apiKeyId }, 'running-other', 'f'.repeat(64), new Date().toISOString());
       expectError(await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name: 'x' }, idempotencyKey: 'running-other' }), 409, 'idempotency_key_reused');
     });
 
@@ -367,7 +368,7 @@ describe('Idempotency-Key', () => {
       await instance.request({ ...request, idempotencyKey: 'probe' });
       const fingerprint = (await storedRow(instance, 'probe'))?.fingerprint ?? '';
       const apiKeyId = await apiKeyIdOf(instance.runtime.db, instance.orgs[0]?.api_key ?? '');
-      await claimIdempotencyKey(instance.runtime.db, apiKeyId, 'orphan', fingerprint, new Date().toISOString());
+      await claimIdempotencyKey(instance.runtime.db, { type: 'api_key', id: apiKeyId }, 'orphan', fingerprint, new Date().toISOString());
       expectError(await instance.request({ ...request, idempotencyKey: 'orphan' }), 409, 'conflict');
 
       instance = await restart(instance);

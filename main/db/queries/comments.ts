@@ -16,3 +16,8 @@ export function pageDocumentComments(db: Executor, organizationId: number, docum
   const query = db.selectFrom('comments').selectAll().where('organization_id', '=', organizationId).where('document_id', '=', documentId);
   return fetchPage(query, 'comments.id', page);
 }
+
+/** Every comment of a document, oldest first: for exports. */
+export function listDocumentComments(db: Executor, organizationId: number, documentId: number) {
+  return db.selectFrom('comments').selectAll().where('organization_id', '=', organizationId).where('document_id', '=', documentId).orderBy('id').execute();
+}

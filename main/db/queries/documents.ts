@@ -38,3 +38,8 @@ export function findDocumentsByIds(db: Executor, organizationId: number, ids: nu
 export async function updateDocument(db: Executor, organizationId: number, id: number, values: DocumentUpdate): Promise<void> {
   await db.updateTable('documents').set(values).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
+
+/** Every document of a case, deleted ones included (their deleted_at says so), oldest first: for exports. */
+export function listAllCaseDocuments(db: Executor, organizationId: number, caseId: number) {
+  return db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId).where('case_id', '=', caseId).orderBy('id').execute();
+}

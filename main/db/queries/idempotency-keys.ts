@@ -1,37 +1,47 @@
+import type { IdempotencyKeysTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
-export function findIdempotencyKey(db: Executor, apiKeyId: number, key: string) {
+/** Whose key space an Idempotency-Key lives in: one API key, or one signed-in user. */
+export interface IdempotencyOwner {
+  type: IdempotencyKeysTable['principal_type'];
+  id: number;
+}
+
+export function findIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string) {
   return db
     .selectFrom('idempotency_keys')
     .selectAll()
-    .where('api_key_id', '=', apiKeyId)
+    .where('principal_type', '=', owner.type)
+    .where('principal_id', '=', owner.id)
     .where('idempotency_key', '=', key)
     .executeTakeFirst();
 }
 
 /** Claims the key for a running request; false when another request already holds or finished it. */
-export async function claimIdempotencyKey(db: Executor, apiKeyId: number, key: string, fingerprint: string, now: string): Promise<boolean> {
+export async function claimIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, fingerprint: string, now: string): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ api_key_id: apiKeyId, idempotency_key: key, fingerprint, state: 'running', created_at: now })
-    .onConflict((oc) => oc.columns(['api_key_id', 'idempotency_key']).doNothing())
+    .values({ principal_type: owner.type, principal_id: owner.id, idempotency_key: key, fingerprint, state: 'running', created_at: now })
+    .onConflict((oc) => oc.columns(['principal_type', 'principal_id', 'idempotency_key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
 }
 
-export async function completeIdempotencyKey(db: Executor, apiKeyId: number, key: string, statusCode: number, body: string): Promise<void> {
+export async function completeIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, statusCode: number, body: string): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', status_code: statusCode, response_body: body })
-    .where('api_key_id', '=', apiKeyId)
+    .where('principal_type', '=', owner.type)
+    .where('principal_id', '=', owner.id)
     .where('idempotency_key', '=', key)
     .execute();
 }
 
-export async function releaseIdempotencyKey(db: Executor, apiKeyId: number, key: string): Promise<void> {
+export async function releaseIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
-    .where('api_key_id', '=', apiKeyId)
+    .where('principal_type', '=', owner.type)
+    .where('principal_id', '=', owner.id)
     .where('idempotency_key', '=', key)
     .where('state', '=', 'running')
     .execute();

@@ -13,3 +13,9 @@ export async function countOrganizations(db: Executor): Promise<number> {
   const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The oldest organization: where config-file resources go when they name none. */
+export async function findFirstOrganizationId(db: Executor): Promise<number | undefined> {
+  const row = await db.selectFrom('organizations').select('id').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}

@@ -30,3 +30,14 @@ export async function revokeSession(db: Executor, sessionId: string, now: string
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
+/** Ends every live session of a user (deactivation, a new password). */
+export async function revokeSessionsOfUser(db: Executor, organizationId: number, userId: number, now: string): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

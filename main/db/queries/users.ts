@@ -1,6 +1,7 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { UsersTable } from '../schema.js';
 import type { Executor } from './executor.js';
+import { fetchPage, type PageRequest } from './page.js';
 
 export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<number> {
   const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
@@ -18,4 +19,18 @@ export async function setUserActive(db: Executor, organizationId: number, id: nu
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .execute();
+}
+
+export function findUser(db: Executor, organizationId: number, id: number) {
+  return db.selectFrom('users').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+}
+
+export function listUserPage(db: Executor, organizationId: number, page: PageRequest, filter: { active?: boolean | undefined } = {}) {
+  let query = db.selectFrom('users').selectAll().where('organization_id', '=', organizationId);
+  if (filter.active !== undefined) query = query.where('active', '=', filter.active ? 1 : 0);
+  return fetchPage(query, 'users.id', page);
+}
+
+export async function updateUser(db: Executor, organizationId: number, id: number, changes: Updateable<UsersTable>): Promise<void> {
+  await db.updateTable('users').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }

@@ -1,11 +1,12 @@
 import type {} from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../common/errors.js';
+import { assertSameOriginForCookieWrite, sessionCredential } from '../shared/session-credential.js';
 import type { Executor } from '../../db/queries/executor.js';
 import type { ServiceContext } from '../../services/context.js';
 import { authenticateSession, type SessionUser } from '../../services/sessions.js';
 
-export const SESSION_COOKIE = 'obscura_session';
+export { SESSION_COOKIE } from '../shared/session-credential.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,25 +18,16 @@ declare module 'fastify' {
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * Session check for every application route: a Bearer token or the session cookie. A cookie is sent by
  * the browser on its own, so writes that rely on it must also prove they come from our own page.
  */
 export async function requireSession(request: FastifyRequest) {
   if (request.is404 || request.routeOptions.config.public) return;
-  const authorization = request.headers.authorization;
-  const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
-  const cookie = request.cookies[SESSION_COOKIE];
-  const token = bearer ?? cookie;
+  const credential = sessionCredential(request);
   const { runtime } = request.server.obscura;
-  request.sessionUser = await authenticateSession(runtime.db, runtime.clock, token);
-  if (!bearer && !SAFE_METHODS.has(request.method)) {
-    // The global guard has already refused foreign origins; here a same-origin signal must be present.
-    const sameOrigin = request.headers.origin !== undefined || request.headers['sec-fetch-site'] === 'same-origin';
-    if (!sameOrigin) throw new DomainError('permission_denied', 'cookie-authenticated changes must come from the Obscura page itself');
-  }
+  request.sessionUser = await authenticateSession(runtime.db, runtime.clock, credential?.token);
+  assertSameOriginForCookieWrite(request, credential);
 }
 
 export function sessionUser(request: FastifyRequest): SessionUser {

@@ -6,6 +6,7 @@ import {
   findIdempotencyKey,
   releaseIdempotencyKey,
 } from '../../db/queries/idempotency-keys.js';
+import { idempotencyOwnerOf } from '../../services/principal.js';
 import { sha256Hex } from '../../services/secrets.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -48,15 +49,15 @@ function fingerprintOf(request: FastifyRequest): string {
 export async function claimOrReplay(request: FastifyRequest, reply: FastifyReply) {
   if (request.is404 || !needsIdempotencyKey(request.method) || !request.principal) return undefined;
   const key = readKey(request);
-  const apiKeyId = request.principal.apiKeyId;
+  const owner = idempotencyOwnerOf(request.principal);
   const fingerprint = fingerprintOf(request);
   const { db, clock } = request.server.obscura.runtime;
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    if (await claimIdempotencyKey(db, apiKeyId, key, fingerprint, clock.now().toISOString())) {
-      request.idempotency = { apiKeyId, key, settled: false };
+    if (await claimIdempotencyKey(db, owner, key, fingerprint, clock.now().toISOString())) {
+      request.idempotency = { owner, key, settled: false };
       return undefined;
     }
-    const existing = await findIdempotencyKey(db, apiKeyId, key);
+    const existing = await findIdempotencyKey(db, owner, key);
     if (!existing) continue; // released between our insert and read; claim again
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError('idempotency_key_reused', 'this Idempotency-Key was used with a different request; use a new key per operation');
@@ -80,9 +81,9 @@ export async function settleIdempotency(request: FastifyRequest, reply: FastifyR
   claim.settled = true;
   const { db } = request.server.obscura.runtime;
   if (reply.statusCode >= 500) {
-    await releaseIdempotencyKey(db, claim.apiKeyId, claim.key);
+    await releaseIdempotencyKey(db, claim.owner, claim.key);
   } else {
-    await completeIdempotencyKey(db, claim.apiKeyId, claim.key, reply.statusCode, typeof payload === 'string' ? payload : '');
+    await completeIdempotencyKey(db, claim.owner, claim.key, reply.statusCode, typeof payload === 'string' ? payload : '');
   }
   return payload;
 }

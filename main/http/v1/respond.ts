@@ -3,17 +3,22 @@ import type { Executor } from '../../db/queries/executor.js';
 import type { PageRequest } from '../../db/queries/page.js';
 import { completeIdempotencyKey } from '../../db/queries/idempotency-keys.js';
 import type { ServiceContext } from '../../services/context.js';
+import { actorOf, type Principal } from '../../services/principal.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 
-/** The acting API key as a service context: organization scoping, audit actor and request id. */
+/** The acting API key or user as a service context: organization scoping, audit actor and request id. */
 export function serviceContext(request: FastifyRequest): ServiceContext {
-  const principal = request.principal;
-  if (!principal) throw new Error('integration route reached without an authenticated key');
   return {
-    actor: { type: 'api_key', id: String(principal.apiKeyId), organizationId: principal.organizationId },
+    actor: actorOf(principalOf(request)),
     requestId: request.id,
     clock: request.server.obscura.runtime.clock,
   };
+}
+
+/** The authenticated caller; every /api/v1 route runs after authentication. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('integration route reached without an authenticated caller');
+  return request.principal;
 }
 
 /** Runs a read and wraps it in the single-resource envelope. */
@@ -25,20 +30,25 @@ export async function read<T>(request: FastifyRequest, work: (db: Executor, ctx:
 /**
  * Runs a change in one transaction and stores the idempotent response in that same transaction, so a
  * replay can never disagree with what was committed. The body is serialized here with the route's own
- * response serializer, and exactly those bytes are both stored and sent.
+ * response serializer, and exactly those bytes are both stored and sent, unless `forReplay` removes a secret
+ * from the stored copy.
  */
 export async function commit<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
   work: (trx: Executor, ctx: ServiceContext) => Promise<T>,
+  options: { forReplay?: (data: T) => T } = {},
 ) {
   const ctx = serviceContext(request);
   const claim = request.idempotency;
   reply.code(status);
   const body = await request.server.obscura.runtime.db.transaction().execute(async (trx) => {
-    const serialized = String(reply.serialize({ data: await work(trx, ctx), request_id: request.id }));
-    if (claim) await completeIdempotencyKey(trx, claim.apiKeyId, claim.key, status, serialized);
+    const data = await work(trx, ctx);
+    const serialized = String(reply.serialize({ data, request_id: request.id }));
+    // A one-time secret in the answer (a new API key, an invitation token) is not stored for replays.
+    const stored = options.forReplay ? String(reply.serialize({ data: options.forReplay(data), request_id: request.id })) : serialized;
+    if (claim) await completeIdempotencyKey(trx, claim.owner, claim.key, status, stored);
     return serialized;
   });
   if (claim) claim.settled = true;
