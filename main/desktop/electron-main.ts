@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from '../config.js';
 import { startInstance, type RunningInstance } from '../serve.js';
 import type { BrowserWindow, ElectronMainModule, WebContents } from './electron-types.js';
+import { buildMenuTemplate } from './menu.js';
 import {
   appOriginOf,
   buildWindowOptions,
@@ -15,6 +16,7 @@ import {
   decideWindowOpen,
   withContentSecurityPolicy,
 } from './security.js';
+import { readWindowState, restoreWindow, writeWindowState, type WindowState } from './window-state.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** dist/main/desktop → project (or app.asar) root. */
@@ -29,7 +31,7 @@ async function loadElectron(): Promise<ElectronMainModule> {
 }
 
 const electron = await loadElectron();
-const { app, BrowserWindow, dialog, shell } = electron;
+const { app, BrowserWindow, Menu, dialog, shell } = electron;
 
 let instance: RunningInstance | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -68,21 +70,77 @@ function installSessionPolicies(origin: string): void {
   });
 }
 
+/** Saves the window's bounds shortly after it stops moving, and at once when it closes. */
+function keepWindowState(window: BrowserWindow): void {
+  const directory = app.getPath('userData');
+  const snapshot = (): WindowState => ({ bounds: window.getNormalBounds(), maximized: window.isMaximized() || window.isFullScreen() });
+  const save = (state: WindowState) => {
+    try {
+      writeWindowState(directory, state);
+    } catch (error) {
+      console.error('could not save the window state:', error);
+    }
+  };
+  let timer: NodeJS.Timeout | null = null;
+  const later = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      if (!window.isDestroyed()) save(snapshot());
+    }, 500);
+  };
+  for (const event of ['resize', 'move', 'maximize', 'unmaximize'] as const) window.on(event, later);
+  window.on('close', () => {
+    if (timer) clearTimeout(timer);
+    save(snapshot());
+  });
+}
+
 async function createWindow(baseUrl: string): Promise<void> {
+  const displays = electron.screen.getAllDisplays().map((display) => display.workArea);
+  const restored = restoreWindow(readWindowState(app.getPath('userData')), displays);
   const window = new BrowserWindow(
     buildWindowOptions({
       preloadPath: path.join(here, 'preload.cjs'),
       baseUrl,
       version: app.getVersion(),
       iconPath: path.join(appRoot, 'resources', 'icon.png'),
+      bounds: restored.bounds,
     }),
   );
   mainWindow = window;
+  if (restored.maximized) window.maximize();
+  keepWindowState(window);
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
   window.once('ready-to-show', () => window.show());
   await window.loadURL(`${baseUrl}/`);
+}
+
+function installMenu(dataDir: string): void {
+  const template = buildMenuTemplate(
+    { platform: process.platform, appName: 'Obscura', isPackaged: app.isPackaged },
+    {
+      navigate: (route) => {
+        // Hash routes only: the navigation guard would refuse anything off the app's origin anyway.
+        if (mainWindow && !mainWindow.isDestroyed() && appOrigin) void mainWindow.loadURL(`${appOrigin}/#${route}`);
+      },
+      openDataFolder: () => {
+        shell.openPath(dataDir).then((problem) => problem && console.error(`could not open ${dataDir}: ${problem}`), console.error);
+      },
+      showAbout: () => {
+        if (!mainWindow) return;
+        void dialog.showMessageBox(mainWindow, {
+          type: 'info',
+          title: 'About Obscura',
+          message: `Obscura ${app.getVersion()}`,
+          detail: `Offline redaction workstation for public-records offices.\nData folder: ${dataDir}`,
+        });
+      },
+    },
+  );
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 function focusMainWindow(): void {
@@ -122,9 +180,11 @@ async function main(): Promise<void> {
 
   await app.whenReady();
   let firstRunFile: string | null = null;
+  // The same per-user data directory as the headless `npm start`, so both modes share one workspace.
+  const dataDir = defaultDataDir();
+  // The server listens (on a port the system picks) before any window exists, so the first page load succeeds.
   instance = await startInstance({
-    // The same per-user data directory as the headless `npm start`, so both modes share one workspace.
-    dataDir: defaultDataDir(),
+    dataDir,
     overrides: { host: '127.0.0.1', port: 0 },
     onFirstRun: (_credentials, credentialsFile) => {
       firstRunFile = credentialsFile;
@@ -132,6 +192,7 @@ async function main(): Promise<void> {
   });
   appOrigin = appOriginOf(instance.url);
   installSessionPolicies(appOrigin);
+  installMenu(dataDir);
   console.log(`listening on ${instance.url}`);
   await createWindow(instance.url);
   if (firstRunFile && mainWindow) {

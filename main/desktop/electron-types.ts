@@ -104,10 +104,16 @@ export interface BrowserWindow {
   show(): void;
   focus(): void;
   restore(): void;
+  maximize(): void;
   isMinimized(): boolean;
+  isMaximized(): boolean;
+  isFullScreen(): boolean;
   isDestroyed(): boolean;
+  /** Bounds of the normal state, also while maximized or minimized. */
+  getNormalBounds(): Required<Rectangle>;
   once(event: 'ready-to-show', listener: () => void): this;
-  on(event: 'closed', listener: () => void): this;
+  on(event: 'closed' | 'resize' | 'move' | 'maximize' | 'unmaximize', listener: () => void): this;
+  on(event: 'close', listener: (event: ElectronEvent) => void): this;
 }
 
 export interface BrowserWindowConstructor {
@@ -131,6 +137,58 @@ export interface App {
 
 export interface Shell {
   openExternal(url: string): Promise<void>;
+  /** Opens a file or folder with the system's default program; resolves to an error message or ''. */
+  openPath(path: string): Promise<string>;
+}
+
+export type MenuRole =
+  | 'undo'
+  | 'redo'
+  | 'cut'
+  | 'copy'
+  | 'paste'
+  | 'selectAll'
+  | 'reload'
+  | 'toggleDevTools'
+  | 'resetZoom'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'togglefullscreen'
+  | 'minimize'
+  | 'zoom'
+  | 'close'
+  | 'quit'
+  | 'front'
+  | 'hide'
+  | 'hideOthers'
+  | 'unhide'
+  | 'help';
+
+export interface MenuItemConstructorOptions {
+  label?: string;
+  role?: MenuRole;
+  type?: 'normal' | 'separator' | 'submenu';
+  accelerator?: string;
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: MenuItemConstructorOptions[];
+}
+
+export interface Menu {
+  readonly items: unknown[];
+}
+
+export interface MenuConstructor {
+  buildFromTemplate(template: MenuItemConstructorOptions[]): Menu;
+  setApplicationMenu(menu: Menu | null): void;
+}
+
+export interface Display {
+  workArea: Required<Rectangle>;
+}
+
+export interface Screen {
+  getAllDisplays(): Display[];
 }
 
 export interface MessageBoxOptions {
@@ -157,6 +215,9 @@ export interface ElectronMainModule {
   shell: Shell;
   dialog: Dialog;
   session: SessionModule;
+  Menu: MenuConstructor;
+  /** Only usable once the app is ready. */
+  screen: Screen;
 }
 
 /** What `require('electron')` yields in a sandboxed preload. */

@@ -2,15 +2,8 @@
 // so this file is self-contained (.cts → preload.cjs) and imports nothing from the app at run time.
 // It exposes a frozen, read-only object: the app version and the embedded server's base URL. No IPC,
 // no Node APIs, nothing callable that reaches the main process.
+import type { ObscuraDesktopApi } from '../common/desktop-api.js';
 import type { ElectronPreloadModule } from './electron-types.js';
-
-/** What the renderer sees as `window.obscura` (keep in sync with PRELOAD_GLOBAL in security.ts). */
-export interface ObscuraDesktopApi {
-  readonly isDesktop: true;
-  readonly version: string;
-  /** The embedded server's origin, e.g. http://127.0.0.1:43121. */
-  readonly baseUrl: string;
-}
 
 // Keep in sync with PRELOAD_ARG_* in security.ts (a sandboxed preload cannot require that module).
 const BASE_URL_ARG = '--obscura-base-url=';
@@ -28,4 +21,5 @@ const api: ObscuraDesktopApi = Object.freeze({
 });
 
 const { contextBridge } = require('electron') as ElectronPreloadModule;
+// Keep the name in sync with DESKTOP_API_GLOBAL (main/common/desktop-api.ts).
 contextBridge.exposeInMainWorld('obscura', api);

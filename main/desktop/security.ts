@@ -7,7 +7,7 @@ export const PRELOAD_ARG_BASE_URL = '--obscura-base-url=';
 export const PRELOAD_ARG_VERSION = '--obscura-version=';
 
 /** The name under which the preload exposes its API on `window`. */
-export const PRELOAD_GLOBAL = 'obscura';
+export { DESKTOP_API_GLOBAL as PRELOAD_GLOBAL } from '../common/desktop-api.js';
 
 /**
  * The only origin the window may show: the embedded server's loopback origin, e.g. http://127.0.0.1:43121.
@@ -97,14 +97,15 @@ export function decidePermission(permission: string, requestingUrl: string | und
 
 /**
  * Content-Security-Policy added to every response of the app origin. Scripts only from the app itself
- * (no inline, no eval); workers from the app or blob: (pdf.js); images from the app, data: and blob:
+ * (no inline, no eval; 'wasm-unsafe-eval' only lets pdf.js compile its bundled WebAssembly image decoders,
+ * it does not allow eval of JavaScript); workers from the app or blob: (pdf.js); images from the app, data: and blob:
  * (page renders and thumbnails); inline style attributes allowed for layout; no plugins, no framing,
  * no base-URI tricks, forms only to the app.
  */
 export function contentSecurityPolicy(): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

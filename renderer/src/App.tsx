@@ -1,13 +1,96 @@
-/** Landing page until the case queue and viewer arrive: says the server runs and where its API lives. */
+import { useCallback, useEffect, useState } from 'react';
+import { currentSession, signOut } from './api/auth.js';
+import { onSessionEnded } from './api/http.js';
+import { desktopShell } from './desktop.js';
+import type { SessionUser } from './api/types.js';
+import { ErrorBanner } from './components/ErrorBanner.js';
+import { Modal } from './components/Modal.js';
+import { routeHref, useHashRoute } from './hooks/useHashRoute.js';
+import { SessionContext } from './session.js';
+import { CaseQueue } from './views/CaseQueue.js';
+import { CaseView } from './views/case/CaseView.js';
+import { Settings } from './views/settings/Settings.js';
+import { SignIn } from './views/SignIn.js';
+import { DocumentViewer } from './views/viewer/DocumentViewer.js';
+
+type SessionState = { phase: 'checking' } | { phase: 'signed-out' } | { phase: 'signed-in'; user: SessionUser } | { phase: 'failed'; error: unknown };
+
 export function App() {
+  const [session, setSession] = useState<SessionState>({ phase: 'checking' });
+  /** The session ended mid-work: sign in again over the current screen so nothing on it is lost. */
+  const [expired, setExpired] = useState(false);
+  const route = useHashRoute();
+  const shell = desktopShell();
+
+  const check = useCallback(() => {
+    setSession({ phase: 'checking' });
+    currentSession().then(
+      (user) => setSession(user ? { phase: 'signed-in', user } : { phase: 'signed-out' }),
+      (error: unknown) => setSession({ phase: 'failed', error }),
+    );
+  }, []);
+
+  useEffect(check, [check]);
+  const signedIn = session.phase === 'signed-in';
+  useEffect(() => (signedIn ? onSessionEnded(() => setExpired(true)) : undefined), [signedIn]);
+
+  if (session.phase === 'checking') return <div className="splash" aria-busy="true">Loading Obscura…</div>;
+  if (session.phase === 'failed') {
+    return (
+      <div className="splash">
+        <ErrorBanner error={session.error} onRetry={check} />
+      </div>
+    );
+  }
+  if (session.phase === 'signed-out') return <SignIn onSignedIn={(user) => setSession({ phase: 'signed-in', user })} />;
+
+  const { user } = session;
+  const leave = async () => {
+    await signOut().catch(() => undefined);
+    setSession({ phase: 'signed-out' });
+  };
+
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', lineHeight: 1.5 }}>
-      <h1>Obscura</h1>
-      <p>The redaction workstation is running on this computer.</p>
-      <p>
-        Integrations use the key-authenticated API under <code>/api/v1</code>; its OpenAPI description is at{' '}
-        <code>/api/v1/openapi.json</code> (send your <code>x-api-key</code>).
-      </p>
-    </main>
+    <SessionContext.Provider value={user}>
+      <div className="app">
+        <header className="topbar">
+          <a className="brand" href="#/cases">
+            <span aria-hidden="true">▮</span> Obscura
+          </a>
+          <nav aria-label="Main">
+            <a href="#/cases" aria-current={route.name === 'queue' || route.name === 'case' || route.name === 'document' ? 'page' : undefined}>
+              Cases
+            </a>
+            <a href={routeHref({ name: 'settings', section: null })} aria-current={route.name === 'settings' ? 'page' : undefined}>
+              Settings
+            </a>
+          </nav>
+          <div className="topbar-user">
+            {shell && <span className="muted-light">Obscura {shell.version}</span>}
+            <span title={user.username}>{user.display_name || user.username}</span>
+            <button type="button" className="button ghost small" onClick={leave}>
+              Sign out
+            </button>
+          </div>
+        </header>
+        <main className="content" id="main">
+          {route.name === 'queue' && <CaseQueue />}
+          {route.name === 'case' && <CaseView key={route.caseId} caseId={route.caseId} />}
+          {route.name === 'document' && <DocumentViewer key={route.documentId} documentId={route.documentId} caseId={route.caseId} />}
+          {route.name === 'settings' && <Settings section={route.section} />}
+        </main>
+      </div>
+      {expired && (
+        <Modal title="Session ended" onClose={() => setExpired(false)}>
+          <SignIn
+            reason="Your session ended. Sign in again; your unsaved work on this screen is kept."
+            onSignedIn={(fresh) => {
+              setExpired(false);
+              setSession({ phase: 'signed-in', user: fresh });
+            }}
+          />
+        </Modal>
+      )}
+    </SessionContext.Provider>
   );
 }

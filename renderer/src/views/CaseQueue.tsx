@@ -1,0 +1,164 @@
+import { useMemo, useState } from 'react';
+import { listCases } from '../api/cases.js';
+import type { Case, CaseStatus } from '../api/types.js';
+import { ErrorBanner } from '../components/ErrorBanner.js';
+import { PriorityBadge, StatusBadge } from '../components/StatusBadge.js';
+import { formatDateTime, formatDay } from '../domain/format.js';
+import { filterCases, isOverdue, localDay, sortCases, type DueFilter, type QueueFilter, type SortDirection, type SortKey } from '../domain/queue.js';
+import { STATUS_LABELS } from '../domain/workflow.js';
+import { navigate } from '../hooks/useHashRoute.js';
+import { useLoad } from '../hooks/useLoad.js';
+import { NewCaseDialog } from './NewCaseDialog.js';
+
+const WORKING_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected'];
+const ALL_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected', 'approved', 'cancelled'];
+
+const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
+  { key: 'id', label: 'No.', className: 'num' },
+  { key: 'name', label: 'Case' },
+  { key: 'status', label: 'Status' },
+  { key: 'priority', label: 'Priority' },
+  { key: 'dueDate', label: 'Due' },
+  { key: 'updated_at', label: 'Last change' },
+];
+
+export function CaseQueue() {
+  const cases = useLoad((signal) => listCases(signal), []);
+  const [filter, setFilter] = useState<QueueFilter>({ search: '', statuses: WORKING_STATUSES, priority: 'any', due: 'any' });
+  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'dueDate', direction: 'asc' });
+  const [creating, setCreating] = useState(false);
+  const today = localDay(new Date());
+
+  const rows = useMemo(() => sortCases(filterCases(cases.data ?? [], filter, today), sort.key, sort.direction), [cases.data, filter, sort, today]);
+  const overdueCount = useMemo(() => (cases.data ?? []).filter((item) => isOverdue(item, today)).length, [cases.data, today]);
+
+  const toggleSort = (key: SortKey) =>
+    setSort((previous) => (previous.key === key ? { key, direction: previous.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: key === 'updated_at' ? 'desc' : 'asc' }));
+
+  const statusPreset = filter.statuses === WORKING_STATUSES ? 'working' : filter.statuses.length === 0 ? 'all' : filter.statuses[0];
+
+  const onCreated = (created: Case) => {
+    cases.setData((previous) => [...(previous ?? []), created]);
+    setCreating(false);
+    navigate({ name: 'case', caseId: created.id });
+  };
+
+  return (
+    <section className="page" aria-labelledby="queue-title">
+      <div className="page-header">
+        <h1 id="queue-title">Case queue</h1>
+        <span className="muted">
+          {cases.data ? `${rows.length} of ${cases.data.length} cases` : ''}
+          {overdueCount > 0 && <span className="overdue-count"> · {overdueCount} overdue</span>}
+        </span>
+        <div className="spacer" />
+        <button type="button" className="button" onClick={cases.reload} disabled={cases.loading}>
+          Refresh
+        </button>
+        <button type="button" className="button primary" onClick={() => setCreating(true)}>
+          New case
+        </button>
+      </div>
+
+      <div className="filters" role="search">
+        <label className="field inline grow">
+          <span>Search</span>
+          <input type="search" placeholder="Name, number or description" value={filter.search} onChange={(event) => setFilter({ ...filter, search: event.target.value })} />
+        </label>
+        <label className="field inline">
+          <span>Status</span>
+          <select
+            value={statusPreset}
+            onChange={(event) => {
+              const value = event.target.value;
+              setFilter({ ...filter, statuses: value === 'working' ? WORKING_STATUSES : value === 'all' ? [] : [value as CaseStatus] });
+            }}
+          >
+            <option value="working">Being worked</option>
+            <option value="all">All</option>
+            {ALL_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {STATUS_LABELS[status]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field inline">
+          <span>Priority</span>
+          <select value={filter.priority} onChange={(event) => setFilter({ ...filter, priority: event.target.value as QueueFilter['priority'] })}>
+            <option value="any">Any</option>
+            <option value="urgent">Urgent</option>
+            <option value="high">High</option>
+            <option value="normal">Normal</option>
+            <option value="low">Low</option>
+          </select>
+        </label>
+        <label className="field inline">
+          <span>Due</span>
+          <select value={filter.due} onChange={(event) => setFilter({ ...filter, due: event.target.value as DueFilter })}>
+            <option value="any">Any time</option>
+            <option value="overdue">Overdue</option>
+            <option value="week">Within 7 days</option>
+            <option value="none">No due date</option>
+          </select>
+        </label>
+      </div>
+
+      <ErrorBanner error={cases.error} onRetry={cases.reload} />
+
+      <div className="table-wrap">
+        <table className="grid" aria-label="Cases" aria-busy={cases.loading}>
+          <thead>
+            <tr>
+              {COLUMNS.map((column) => (
+                <th key={column.key} className={column.className} aria-sort={sort.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                  <button type="button" className="sort" onClick={() => toggleSort(column.key)}>
+                    {column.label}
+                    <span className="sort-mark" aria-hidden="true">
+                      {sort.key === column.key ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                    </span>
+                  </button>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((item) => {
+              const overdue = isOverdue(item, today);
+              return (
+                <tr key={item.id} className={overdue ? 'overdue' : undefined} data-case-id={item.id}>
+                  <td className="num">{item.id}</td>
+                  <td>
+                    <a href={`#/cases/${item.id}`} className="row-link">
+                      {item.name}
+                    </a>
+                    {item.description && <div className="cell-sub">{item.description}</div>}
+                  </td>
+                  <td>
+                    <StatusBadge status={item.status} />
+                  </td>
+                  <td>
+                    <PriorityBadge priority={item.priority} />
+                  </td>
+                  <td className={overdue ? 'due overdue-text' : 'due'}>
+                    {formatDay(item.dueDate)}
+                    {overdue && <span className="tag-overdue">Overdue</span>}
+                  </td>
+                  <td className="muted">{formatDateTime(item.updated_at)}</td>
+                </tr>
+              );
+            })}
+            {cases.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={COLUMNS.length} className="empty">
+                  {cases.data.length === 0 ? 'No cases yet. Create the first one with “New case”.' : 'No case matches these filters.'}
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {creating && <NewCaseDialog onClose={() => setCreating(false)} onCreated={onCreated} />}
+    </section>
+  );
+}

@@ -1,0 +1,370 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { fetchDocumentBytes, getDocument } from '../../api/documents.js';
+import type { Layer } from '../../api/types.js';
+import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { changeCount, dirtyLayers, drawnBoxes, isSavedBox, newBox, pendingSuggestions, type EditorBox } from '../../domain/redaction-editor.js';
+import { setLeaveGuard } from '../../hooks/useHashRoute.js';
+import { useLoad } from '../../hooks/useLoad.js';
+import { ConflictDialog } from './ConflictDialog.js';
+import { LayerPicker, type LayerChoice } from './LayerPicker.js';
+import { LAYERS, LAYER_COLORS, LAYER_INFO } from './layers.js';
+import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
+import { OcrPanel } from './OcrPanel.js';
+import { PageView, type PageGeometry } from './PageView.js';
+import { openPdf, type PDFDocumentProxy } from './pdf.js';
+import { RedactionOverlay, type Drawn, type Tool } from './RedactionOverlay.js';
+import { SuggestionsPanel } from './SuggestionsPanel.js';
+import { SummaryPanel } from './SummaryPanel.js';
+import { Thumbnails } from './Thumbnails.js';
+import { useRedactionEditor } from './useRedactionEditor.js';
+import { ViewerToolbar, ZOOM_STEPS } from './ViewerToolbar.js';
+
+type Tab = 'redact' | 'suggestions' | 'text' | 'summary';
+export type Zoom = { mode: 'fit' } | { mode: 'scale'; scale: number };
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'redact', label: 'Redact' },
+  { id: 'suggestions', label: 'Suggestions' },
+  { id: 'text', label: 'OCR text' },
+  { id: 'summary', label: 'Summary' },
+];
+
+const TOOL_KEYS: Record<string, Tool> = { v: 'select', r: 'rectangle', p: 'polygon', f: 'freehand', g: 'full_page' };
+
+function typingInField(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+export function DocumentViewer({ documentId, caseId }: { documentId: string; caseId: string | null }) {
+  const meta = useLoad((signal) => getDocument(documentId, signal), [documentId]);
+  const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
+  const [image, setImage] = useState<LoadedImage | null>(null);
+  const [pdfError, setPdfError] = useState<unknown>(null);
+  const [page, setPage] = useState(1);
+  const [zoom, setZoom] = useState<Zoom>({ mode: 'fit' });
+  const [tool, setTool] = useState<Tool>('rectangle');
+  const [choice, setChoice] = useState<LayerChoice>({ layer: 'B6', reason: '', classification: '' });
+  const [classificationMissing, setClassificationMissing] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [tab, setTab] = useState<Tab>('redact');
+  const [stageWidth, setStageWidth] = useState(800);
+  const [baseWidth, setBaseWidth] = useState<number | null>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const documentType = meta.data?.document_type;
+  const isPdf = documentType === 'pdf';
+  const isImage = documentType === 'png' || documentType === 'jpeg';
+  const editor = useRedactionEditor(documentId, isImage ? 'image' : 'pdf');
+
+  useEffect(() => {
+    if (!isImage || !meta.data) return;
+    const controller = new AbortController();
+    let url: string | null = null;
+    const mediaType = meta.data.media_type;
+    fetchDocumentBytes(documentId, controller.signal)
+      .then((bytes) => loadImage(bytes, mediaType))
+      .then(
+        (loaded) => {
+          url = loaded.url;
+          if (controller.signal.aborted) URL.revokeObjectURL(loaded.url);
+          else setImage(loaded);
+        },
+        (error: unknown) => !controller.signal.aborted && setPdfError(error),
+      );
+    return () => {
+      controller.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [documentId, isImage, meta.data]);
+
+  useEffect(() => {
+    if (!isPdf) return;
+    const controller = new AbortController();
+    let destroy: (() => void) | null = null;
+    fetchDocumentBytes(documentId, controller.signal)
+      .then((bytes) => {
+        if (controller.signal.aborted) return null;
+        const opened = openPdf(bytes);
+        destroy = opened.destroy;
+        return opened.promise;
+      })
+      .then(
+        (loaded) => loaded && !controller.signal.aborted && setPdf(loaded),
+        (error: unknown) => !controller.signal.aborted && setPdfError(error),
+      );
+    return () => {
+      controller.abort();
+      destroy?.();
+    };
+  }, [documentId, isPdf]);
+
+  // Fit-to-width needs the stage width and the current page's width at scale 1.
+  useEffect(() => {
+    const element = stage.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => entry && setStageWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [pdf, image]);
+  useEffect(() => {
+    if (image) setBaseWidth(image.width);
+  }, [image]);
+  useEffect(() => {
+    if (!pdf) return;
+    let cancelled = false;
+    pdf.getPage(page).then((loaded) => !cancelled && setBaseWidth(loaded.getViewport({ scale: 1 }).width), () => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [pdf, page]);
+
+  const scale = zoom.mode === 'scale' ? zoom.scale : baseWidth ? Math.max(0.25, Math.min(4, (stageWidth - 48) / baseWidth)) : 1;
+  const pageCount = pdf?.numPages ?? (image ? 1 : 0);
+  const goTo = useCallback((target: number) => setPage((current) => (pageCount ? Math.max(1, Math.min(pageCount, target)) : current)), [pageCount]);
+
+  const zoomBy = useCallback(
+    (direction: 1 | -1) => {
+      const next = direction > 0 ? ZOOM_STEPS.find((step) => step > scale + 0.01) : [...ZOOM_STEPS].reverse().find((step) => step < scale - 0.01);
+      if (next) setZoom({ mode: 'scale', scale: next });
+    },
+    [scale],
+  );
+
+  const drawn = drawnBoxes(editor.state);
+  const suggestions = pendingSuggestions(editor.state);
+  const pageBoxes = useMemo(
+    () => drawn.filter((box) => box.page === page).map((box) => ({ ...box, unsaved: !isSavedBox(editor.state, box.redactionId) })),
+    [drawn, page, editor.state],
+  );
+  const pageSuggestions = suggestions.filter((box) => box.page === page);
+  const markedPages = useMemo(() => new Set([...drawn, ...suggestions].map((box) => box.page)), [drawn, suggestions]);
+  const unsaved = changeCount(editor.state);
+  const dirty = dirtyLayers(editor.state);
+
+  const onDraw = useCallback(
+    (shape: Drawn) => {
+      if (choice.layer === 'B1' && !choice.classification) {
+        setClassificationMissing(true);
+        setTab('redact');
+        return;
+      }
+      setClassificationMissing(false);
+      const box = newBox({
+        redactionId: crypto.randomUUID(),
+        page,
+        kind: shape.kind,
+        layer: choice.layer,
+        box: shape.box,
+        points: shape.points,
+        reason: choice.reason.trim() || null,
+        classification: choice.classification || null,
+      });
+      editor.add(box);
+      setSelectedId(box.redactionId);
+    },
+    [choice, editor, page],
+  );
+
+  const removeSelected = useCallback(() => {
+    if (!selectedId) return;
+    editor.remove(selectedId);
+    setSelectedId(null);
+  }, [editor, selectedId]);
+
+  // Keyboard: pages, zoom, tools, layers, delete, save, undo. Not while typing in a field.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        void editor.save();
+        return;
+      }
+      if (typingInField(event.target) || event.altKey) return;
+      if (mod && event.key.toLowerCase() === 'z') {
+        event.preventDefault();
+        editor.undo();
+        return;
+      }
+      if (mod) return;
+      const key = event.key;
+      if (key === 'PageDown' || key === 'ArrowRight' || key === 'j') goTo(page + 1);
+      else if (key === 'PageUp' || key === 'ArrowLeft' || key === 'k') goTo(page - 1);
+      else if (key === 'Home') goTo(1);
+      else if (key === 'End') goTo(pageCount);
+      else if (key === '+' || key === '=') zoomBy(1);
+      else if (key === '-') zoomBy(-1);
+      else if (key === '0') setZoom({ mode: 'fit' });
+      else if (key === 'Delete' || key === 'Backspace') removeSelected();
+      else if (key === 'Escape') setSelectedId(null);
+      else if (TOOL_KEYS[key.toLowerCase()]) setTool(TOOL_KEYS[key.toLowerCase()]!);
+      else if (/^[1-7]$/.test(key)) setChoice((previous) => ({ ...previous, layer: LAYERS[Number(key) - 1]! }));
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [editor, goTo, page, pageCount, removeSelected, zoomBy]);
+
+  // Leaving with unsaved changes asks first: the browser's own prompt when the window closes or reloads, a
+  // question when another view of the app is opened (link, menu, back button).
+  useEffect(() => {
+    if (unsaved === 0) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    const removeGuard = setLeaveGuard(() => `You have ${unsaved} unsaved change${unsaved === 1 ? '' : 's'} on this document. Leave without saving them?`);
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      removeGuard();
+    };
+  }, [unsaved]);
+
+  const onPageError = useCallback((error: unknown) => setPdfError(error), []);
+  const showBox = (box: EditorBox) => {
+    setPage(box.page);
+    setSelectedId(null);
+  };
+
+  const overlay = (geometry: PageGeometry) => (
+    <RedactionOverlay geometry={geometry} tool={tool} boxes={pageBoxes} suggestions={pageSuggestions} selectedId={selectedId} onSelect={setSelectedId} onDraw={onDraw} />
+  );
+
+  const backHref = caseId ? `#/cases/${caseId}` : meta.data ? `#/cases/${meta.data.case_id}` : '#/cases';
+  const notices = Object.values(editor.lockNotices);
+
+  return (
+    <section className="viewer" aria-label={meta.data ? `Document ${meta.data.fileName}` : 'Document'}>
+      <ViewerToolbar
+        title={meta.data?.fileName ?? 'Document'}
+        backHref={backHref}
+        page={page}
+        pageCount={pageCount}
+        onPage={goTo}
+        scale={scale}
+        zoomMode={zoom.mode}
+        onZoom={zoomBy}
+        onFit={() => setZoom({ mode: 'fit' })}
+        tool={tool}
+        onTool={setTool}
+        unsaved={unsaved}
+        dirtyLayers={dirty}
+        saving={editor.saving}
+        onSave={() => void editor.save()}
+        canUndo={editor.canUndo}
+        onUndo={editor.undo}
+        canDelete={selectedId !== null}
+        onDelete={removeSelected}
+      />
+      <div className="viewer-messages">
+        <ErrorBanner error={meta.error ?? pdfError} onRetry={meta.error ? meta.reload : undefined} />
+        <ErrorBanner error={editor.loadError} onRetry={() => void editor.reload()} />
+        <ErrorBanner error={editor.error} onDismiss={editor.clearError} onRetry={unsaved > 0 ? () => void editor.save() : undefined} />
+        {notices.map((notice) => (
+          <div key={notice.layer} className="banner banner-warning" role="alert" data-testid="lock-notice">
+            <span className="banner-text">
+              Layer {notice.layer} is being edited by <strong>{notice.lockedByName}</strong>
+              {notice.lockedBy !== notice.lockedByName && ` (${notice.lockedBy})`}
+              {notice.expiresAt && ` until ${new Date(notice.expiresAt).toLocaleTimeString()}`}. Your changes are kept; save again when they are done.
+            </span>
+            <button type="button" className="button small" onClick={() => void editor.save()}>
+              Try again
+            </button>
+            <button type="button" className="button small ghost" aria-label="Dismiss message" onClick={() => editor.dismissLockNotice(notice.layer)}>
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+      <div className="viewer-body">
+        {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} onPick={goTo} />}
+        <div className="stage" ref={stage}>
+          {meta.data && !isPdf && !isImage && (
+            <p className="muted stage-note">
+              The viewer shows PDF, PNG and JPEG documents. This {meta.data.document_type} file can be processed and exported from the case.
+            </p>
+          )}
+          {(isPdf || isImage) && !pdf && !image && !pdfError && <p className="muted stage-note">Opening the document…</p>}
+          {pdf && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} />}
+          {image && <ImageView image={image} scale={scale} label={meta.data?.fileName ?? 'Image'} overlay={overlay} />}
+        </div>
+        <aside className="viewer-side" aria-label="Redaction tools">
+          <div className="tabs" role="tablist" aria-label="Panels">
+            {TABS.map((entry) => (
+              <button
+                key={entry.id}
+                type="button"
+                role="tab"
+                id={`tab-${entry.id}`}
+                aria-selected={tab === entry.id}
+                aria-controls={`panel-${entry.id}`}
+                tabIndex={tab === entry.id ? 0 : -1}
+                className={tab === entry.id ? 'tab active' : 'tab'}
+                onClick={() => setTab(entry.id)}
+                onKeyDown={(event) => {
+                  const index = TABS.findIndex((candidate) => candidate.id === tab);
+                  const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+                  if (!delta) return;
+                  event.preventDefault();
+                  event.stopPropagation();
+                  const next = TABS[(index + delta + TABS.length) % TABS.length]!;
+                  setTab(next.id);
+                  document.getElementById(`tab-${next.id}`)?.focus();
+                }}
+              >
+                {entry.label}
+                {entry.id === 'suggestions' && suggestions.length > 0 && <span className="count">{suggestions.length}</span>}
+              </button>
+            ))}
+          </div>
+          <div className="tab-panel" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+            {tab === 'redact' && (
+              <>
+                <LayerPicker value={choice} onChange={(value) => { setChoice(value); if (value.classification) setClassificationMissing(false); }} classificationMissing={classificationMissing} />
+                <PageRedactions boxes={pageBoxes} page={page} selectedId={selectedId} onSelect={setSelectedId} onRemove={(id) => editor.remove(id)} />
+              </>
+            )}
+            {tab === 'suggestions' && <SuggestionsPanel suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
+            {tab === 'text' && <OcrPanel documentId={documentId} page={page} />}
+            {tab === 'summary' && <SummaryPanel documentId={documentId} />}
+          </div>
+        </aside>
+      </div>
+      {editor.conflict && <ConflictDialog conflict={editor.conflict} pendingChanges={unsaved} onClose={editor.dismissConflict} onReapply={() => void editor.reloadAndReapply()} />}
+    </section>
+  );
+}
+
+interface PageRedactionsProps {
+  boxes: readonly (EditorBox & { unsaved: boolean })[];
+  page: number;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  onRemove: (id: string) => void;
+}
+
+/** The redactions of the current page as a list: the keyboard way to find, select and remove them. */
+function PageRedactions({ boxes, page, selectedId, onSelect, onRemove }: PageRedactionsProps) {
+  const byLayer = (layer: Layer) => boxes.filter((box) => box.layer === layer);
+  return (
+    <div className="page-redactions">
+      <h3>Redactions on page {page}</h3>
+      {boxes.length === 0 && <p className="muted">None yet. Draw on the page with a tool from the toolbar.</p>}
+      <ul aria-label={`Redactions on page ${page}`}>
+        {LAYERS.flatMap((layer) =>
+          byLayer(layer).map((box) => (
+            <li key={box.redactionId} className={box.redactionId === selectedId ? 'selected' : undefined} data-redaction-id={box.redactionId}>
+              <span className="swatch" style={{ background: LAYER_COLORS[layer] }} aria-hidden="true" />
+              <button type="button" className="link" onClick={() => onSelect(box.redactionId)} aria-pressed={box.redactionId === selectedId}>
+                {layer} {LAYER_INFO[layer].exemption} · {box.kind}
+                {box.reason && <span className="muted"> · {box.reason}</span>}
+              </button>
+              {box.unsaved && <span className="tag-unsaved">unsaved</span>}
+              <button type="button" className="button tiny ghost" onClick={() => onRemove(box.redactionId)} aria-label={`Remove ${layer} ${box.kind}`}>
+                Remove
+              </button>
+            </li>
+          )),
+        )}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { Matrix } from '../../domain/geometry.js';
+import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from './pdf.js';
+
+export interface PageGeometry {
+  width: number;
+  height: number;
+  /** PDF user space → CSS pixels of the rendered page. */
+  transform: Matrix;
+  /** The page's visible box in PDF user space [x1, y1, x2, y2] (what "full page" covers). */
+  view: [number, number, number, number];
+}
+
+interface Props {
+  pdf: PDFDocumentProxy;
+  pageNumber: number;
+  scale: number;
+  overlay: (geometry: PageGeometry) => ReactNode;
+  onError: (error: unknown) => void;
+}
+
+/** One page rendered sharp at the device's pixel ratio, with the redaction overlay laid over it. */
+export function PageView({ pdf, pageNumber, scale, overlay, onError }: Props) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [page, setPage] = useState<PDFPageProxy | null>(null);
+  const [geometry, setGeometry] = useState<PageGeometry | null>(null);
+  const [rendering, setRendering] = useState(true);
+
+  useEffect(() => {
+    let cancelled = false;
+    pdf.getPage(pageNumber).then(
+      (loaded) => !cancelled && setPage(loaded),
+      (error: unknown) => !cancelled && onError(error),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [pdf, pageNumber, onError]);
+
+  useEffect(() => {
+    const element = canvas.current;
+    if (!page || !element) return;
+    const viewport = page.getViewport({ scale });
+    const ratio = window.devicePixelRatio || 1;
+    element.width = Math.floor(viewport.width * ratio);
+    element.height = Math.floor(viewport.height * ratio);
+    element.style.width = `${Math.floor(viewport.width)}px`;
+    element.style.height = `${Math.floor(viewport.height)}px`;
+    const [x1, y1, x2, y2] = page.view as [number, number, number, number];
+    setGeometry({ width: viewport.width, height: viewport.height, transform: viewport.transform as unknown as Matrix, view: [x1, y1, x2, y2] });
+    setRendering(true);
+    let task: RenderTask | null = page.render({ canvas: element, viewport, ...(ratio !== 1 && { transform: [ratio, 0, 0, ratio, 0, 0] }) });
+    task.promise.then(
+      () => setRendering(false),
+      (error: unknown) => {
+        if (error instanceof Error && error.name === 'RenderingCancelledException') return;
+        onError(error);
+      },
+    );
+    return () => {
+      task?.cancel();
+      task = null;
+    };
+  }, [page, scale, onError]);
+
+  return (
+    <div className="page-frame" style={geometry ? { width: geometry.width, height: geometry.height } : undefined} aria-busy={rendering} data-page={pageNumber}>
+      <canvas ref={canvas} className="page-canvas" role="img" aria-label={`Page ${pageNumber}`} />
+      {geometry && overlay(geometry)}
+    </div>
+  );
+}
