@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { DocumentPagesTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
@@ -30,4 +30,14 @@ export async function listPageNumbersOfJob(db: Executor, jobId: number): Promise
 
 export async function deleteDocumentPagesFrom(db: Executor, documentId: number, firstPageNumber: number): Promise<void> {
   await db.deleteFrom('document_pages').where('document_id', '=', documentId).where('page_number', '>=', firstPageNumber).execute();
+}
+
+/** What a job stored per page, without the words themselves: for the job's result. */
+export function listJobPageSummaries(db: Executor, jobId: number) {
+  return db
+    .selectFrom('document_pages')
+    .select(['page_number', 'source', 'mean_confidence', sql<number>`json_array_length(words)`.as('word_count')])
+    .where('job_id', '=', jobId)
+    .orderBy('page_number')
+    .execute();
 }

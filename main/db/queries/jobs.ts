@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { JobsTable } from '../schema.js';
-import { noteJobsQueued } from '../change-signals.js';
+import { noteJobSettled, noteJobsQueued } from '../change-signals.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
 
@@ -39,6 +39,46 @@ export function listJobsWithStatus(db: Executor, status: JobsTable['status']) {
  */
 export async function updateJobIfStatus(db: Executor, id: number, expected: JobsTable['status'], values: Updateable<JobsTable>): Promise<boolean> {
   const result = await db.updateTable('jobs').set(values).where('id', '=', id).where('status', '=', expected).executeTakeFirst();
+  const changed = result.numUpdatedRows > 0n;
   if (values.status === 'queued') noteJobsQueued();
-  return result.numUpdatedRows > 0n;
+  if (changed && (values.status === 'completed' || values.status === 'failed')) noteJobSettled(id);
+  return changed;
+}
+
+/** Jobs by id, any organization: for waiters that watch several jobs at once. */
+export function listJobsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute();
+}
+
+/** Every job of a document, oldest first: for exports. */
+export function listDocumentJobs(db: Executor, organizationId: number, documentId: number) {
+  return db.selectFrom('jobs').selectAll().where('organization_id', '=', organizationId).where('document_id', '=', documentId).orderBy('id').execute();
+}
+
+/** The newest job of a kind on a document with the given status (e.g. the latest completed summary). */
+export function findLatestDocumentJob(db: Executor, organizationId: number, documentId: number, kind: JobsTable['kind'], status: JobsTable['status']) {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('document_id', '=', documentId)
+    .where('kind', '=', kind)
+    .where('status', '=', status)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The newest job of a kind on a document (highest id) whatever its status, or undefined. */
+export function findNewestDocumentJobOfKind(db: Executor, organizationId: number, documentId: number, kind: JobsTable['kind']) {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('document_id', '=', documentId)
+    .where('kind', '=', kind)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -1,0 +1,396 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { concatTransformationMatrix, degrees, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts, type PDFFont } from 'pdf-lib';
+
+// Documents for the OCR tests and the bench, made on the spot with their ground truth: the exact text and
+// where each word is. Scans are text drawn with @napi-rs/canvas into 8-bit grey images at 300 dpi (what a
+// scanner produces for text pages), born-digital pages are pdf-lib text in the standard fonts.
+
+const require = createRequire(import.meta.url);
+const FONT_FAMILY = 'OcrFixtureSans';
+// A font file that ships with pdfjs-dist, so the drawn pages do not depend on the machine's fonts.
+GlobalFonts.registerFromPath(path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf'), FONT_FAMILY);
+
+export type Point = readonly [number, number];
+
+/** A word and a point inside its glyphs (the middle of its x-height band): any box of the word holds it. */
+export interface TruthWord {
+  text: string;
+  at: Point;
+}
+
+export interface TruthPage {
+  text: string;
+  words: TruthWord[];
+}
+
+// ---- text ----
+
+const GIVEN = ['Robert', 'Linda', 'Maria', 'James', 'Patricia', 'Michael', 'Jennifer', 'David', 'Susan', 'Thomas'];
+const FAMILY = ['Martinez', 'Okafor', 'Johnson', 'Nguyen', 'Williams', 'Brown', 'Garcia', 'Miller', 'Davis', 'Wilson'];
+const WORDS = (
+  'the records request was received by the clerk and forwarded to the finance department for review of payroll ledgers ' +
+  'contracts invoices and correspondence between the city council and outside vendors during the fiscal year ' +
+  'responsive documents will be released after redaction of personal information under the applicable exemptions ' +
+  'please contact the office if you have questions about the status of this request or the fees that apply'
+).split(' ');
+
+/** A deterministic pseudo-random generator (the same pages on every run). */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 0x1_0000_0000;
+  };
+}
+
+/** Lines of office prose with names, dates, numbers and an e-mail address, at most `maxChars` each. */
+export function proseLines(seed: number, count: number, maxChars: number): string[] {
+  const random = seeded(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const token = (): string => {
+    const roll = random();
+    if (roll < 0.06) return `${pick(GIVEN)} ${pick(FAMILY)}`;
+    if (roll < 0.09) return `${1 + Math.floor(random() * 12)}/${1 + Math.floor(random() * 28)}/20${10 + Math.floor(random() * 15)}`;
+    if (roll < 0.11) return `${pick(GIVEN).toLowerCase()}.${pick(FAMILY).toLowerCase()}@example.org`;
+    if (roll < 0.14) return String(100 + Math.floor(random() * 9900));
+    return pick(WORDS);
+  };
+  const lines: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    let line = token();
+    line = line.charAt(0).toUpperCase() + line.slice(1);
+    for (;;) {
+      const next = token();
+      if (line.length + 1 + next.length > maxChars) break;
+      line += ` ${next}`;
+    }
+    lines.push(`${line}.`);
+  }
+  return lines;
+}
+
+// ---- scanned images ----
+
+export interface ScanImage {
+  /** 8-bit grey PNG. */
+  png: Buffer;
+  /** The same pixels, raw (row-major, one byte each). */
+  grey: Buffer;
+  width: number;
+  height: number;
+  /** Word positions in image pixels (origin top-left, y down). */
+  truth: TruthPage;
+}
+
+export interface ScanOptions {
+  widthPx: number;
+  heightPx: number;
+  lines: string[];
+  /** Font size in pixels (50 px at 300 dpi is 12 pt). */
+  fontPx?: number;
+  lineSpacing?: number;
+  marginPx?: number;
+  /** Light speckle, as on a photocopy: a share of pixels set darker. */
+  noise?: number;
+  /** Two columns: the first half of the lines on the left, the rest on the right (read in that order). */
+  columns?: 1 | 2;
+}
+
+/** Draws the lines as a scanner would see a printed page: black text on white, grey levels, optional speckle. */
+export function scanImage(options: ScanOptions): ScanImage {
+  const { widthPx, heightPx, lines } = options;
+  const fontPx = options.fontPx ?? 50;
+  const margin = options.marginPx ?? Math.round(widthPx * 0.08);
+  const spacing = options.lineSpacing ?? 1.45;
+  const canvas = createCanvas(widthPx, heightPx);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, widthPx, heightPx);
+  context.fillStyle = '#111111';
+  context.font = `${fontPx}px ${FONT_FAMILY}`;
+  const words: TruthWord[] = [];
+  const perColumn = options.columns === 2 ? Math.ceil(lines.length / 2) : lines.length;
+  const space = context.measureText(' ').width;
+  lines.forEach((line, index) => {
+    const column = Math.floor(index / perColumn);
+    let x = margin + column * (widthPx / 2);
+    const baseline = margin + fontPx + (index % perColumn) * fontPx * spacing;
+    for (const word of line.split(' ')) {
+      const width = context.measureText(word).width;
+      context.fillText(word, x, baseline);
+      words.push({ text: word, at: [x + width / 2, baseline - fontPx * 0.26] });
+      x += width + space;
+    }
+  });
+  const rgba = canvas.data();
+  const grey = Buffer.alloc(widthPx * heightPx);
+  const random = seeded(widthPx * 31 + heightPx);
+  for (let index = 0; index < grey.length; index += 1) {
+    const luma = ((rgba[index * 4] ?? 255) * 77 + (rgba[index * 4 + 1] ?? 255) * 150 + (rgba[index * 4 + 2] ?? 255) * 29) >> 8;
+    grey[index] = options.noise && random() < options.noise ? Math.max(0, luma - 120) : luma;
+  }
+  return { png: greyPng(grey, widthPx, heightPx, 300), grey, width: widthPx, height: heightPx, truth: { text: lines.join('\n'), words } };
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed) >>> 0);
+  return Buffer.concat([length, typed, crc]);
+}
+
+/** An 8-bit greyscale PNG, with its resolution recorded (pHYs) as a scanner does. */
+export function greyPng(grey: Buffer, width: number, height: number, dpi: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.writeUInt8(8, 8);
+  header.writeUInt8(0, 9); // colour type 0: grey
+  const rows = Buffer.alloc((width + 1) * height);
+  for (let y = 0; y < height; y += 1) grey.copy(rows, y * (width + 1) + 1, y * width, (y + 1) * width);
+  const perMetre = Math.round(dpi / 0.0254);
+  const phys = Buffer.alloc(9);
+  phys.writeUInt32BE(perMetre, 0);
+  phys.writeUInt32BE(perMetre, 4);
+  phys.writeUInt8(1, 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('pHYs', phys),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** An uncompressed 8-bit greyscale TIFF (baseline, one strip). */
+export function greyTiff(grey: Buffer, width: number, height: number): Buffer {
+  const entries: [tag: number, type: 3 | 4, value: number][] = [
+    [256, 3, width],
+    [257, 3, height],
+    [258, 3, 8],
+    [259, 3, 1],
+    [262, 3, 1],
+    [273, 4, 0],
+    [277, 3, 1],
+    [278, 3, height],
+    [279, 4, width * height],
+  ];
+  const dataOffset = 8 + 2 + entries.length * 12 + 4;
+  const out = Buffer.alloc(dataOffset + grey.length);
+  out.write('II', 0, 'latin1');
+  out.writeUInt16LE(42, 2);
+  out.writeUInt32LE(8, 4);
+  out.writeUInt16LE(entries.length, 8);
+  entries.forEach(([tag, type, value], index) => {
+    const at = 10 + index * 12;
+    out.writeUInt16LE(tag, at);
+    out.writeUInt16LE(type, at + 2);
+    out.writeUInt32LE(1, at + 4);
+    const written = tag === 273 ? dataOffset : value;
+    if (type === 3) out.writeUInt16LE(written, at + 8);
+    else out.writeUInt32LE(written, at + 8);
+  });
+  grey.copy(out, dataOffset);
+  return out;
+}
+
+/** The same pixels as a JPEG (as a phone or a scanner's "photo" mode saves them). */
+export function greyJpeg(grey: Buffer, width: number, height: number): Buffer {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(width, height);
+  for (let index = 0; index < grey.length; index += 1) {
+    const value = grey[index] ?? 255;
+    image.data[index * 4] = value;
+    image.data[index * 4 + 1] = value;
+    image.data[index * 4 + 2] = value;
+    image.data[index * 4 + 3] = 255;
+  }
+  context.putImageData(image, 0, 0);
+  return canvas.toBuffer('image/jpeg', 92);
+}
+
+// ---- PDFs ----
+
+export type Box = readonly [number, number, number, number];
+export type Rotation = 0 | 90 | 180 | 270;
+
+/**
+ * Where a point of the displayed page lands in user space: (s, t) in 0..1, s to the right and t down, as
+ * the page is shown after /Rotate (clockwise) within the crop box. Written from the PDF spec, not pdf.js.
+ */
+export function displayToUser(crop: Box, rotation: Rotation, s: number, t: number): Point {
+  const [x0, y0, x1, y1] = crop;
+  const w = x1 - x0;
+  const h = y1 - y0;
+  switch (rotation) {
+    case 0:
+      return [x0 + s * w, y1 - t * h];
+    case 90:
+      return [x0 + t * w, y0 + s * h];
+    case 180:
+      return [x1 - s * w, y0 + t * h];
+    case 270:
+      return [x1 - t * w, y1 - s * h];
+  }
+}
+
+export interface ScanPageSpec {
+  image: ScanImage;
+  mediaBox?: Box;
+  /** Defaults to the media box. */
+  cropBox?: Box;
+  rotation?: Rotation;
+  /** Real text drawn over the scan (a Bates number): a sparse text layer. */
+  stamp?: string;
+}
+
+/**
+ * A PDF of scanned pages. Each image fills the crop box as the page is displayed (upright after
+ * /Rotate), so OCR sees upright text; the ground truth is carried to user space through the same placement.
+ */
+export async function scannedPdf(pages: ScanPageSpec[]): Promise<{ bytes: Buffer; truth: TruthPage[] }> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const truth: TruthPage[] = [];
+  for (const spec of pages) {
+    const rotation = spec.rotation ?? 0;
+    const portrait = rotation === 0 || rotation === 180;
+    // Displayed size matches the image's aspect at 300 dpi.
+    const displayWidth = (spec.image.width / 300) * 72;
+    const displayHeight = (spec.image.height / 300) * 72;
+    const mediaBox = spec.mediaBox ?? [0, 0, portrait ? displayWidth : displayHeight, portrait ? displayHeight : displayWidth];
+    const cropBox = spec.cropBox ?? mediaBox;
+    const page = document.addPage([mediaBox[2] - mediaBox[0], mediaBox[3] - mediaBox[1]]);
+    page.setMediaBox(mediaBox[0], mediaBox[1], mediaBox[2] - mediaBox[0], mediaBox[3] - mediaBox[1]);
+    if (spec.cropBox) page.setCropBox(cropBox[0], cropBox[1], cropBox[2] - cropBox[0], cropBox[3] - cropBox[1]);
+    page.setRotation(degrees(rotation));
+    const image = await document.embedPng(spec.image.png);
+    const name = page.node.newXObject('Image', image.ref);
+    // The image's unit square: (u, v) with v up; its top-left (u 0, v 1) is the displayed top-left (s 0, t 0).
+    const origin = displayToUser(cropBox, rotation, 0, 1);
+    const uAxis = minus(displayToUser(cropBox, rotation, 1, 1), origin);
+    const vAxis = minus(displayToUser(cropBox, rotation, 0, 0), origin);
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(uAxis[0], uAxis[1], vAxis[0], vAxis[1], origin[0], origin[1]), drawObject(name), popGraphicsState());
+    if (spec.stamp) page.drawText(spec.stamp, { x: cropBox[0] + 12, y: cropBox[1] + 12, size: 9, font });
+    const toUser = ([x, y]: Point) => displayToUser(cropBox, rotation, x / spec.image.width, y / spec.image.height);
+    truth.push({ text: spec.image.truth.text, words: spec.image.truth.words.map((word) => ({ text: word.text, at: toUser(word.at) })) });
+  }
+  return { bytes: Buffer.from(await document.save()), truth };
+}
+
+const minus = (a: Point, b: Point): Point => [a[0] - b[0], a[1] - b[1]];
+
+export interface TextLine {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+  font?: StandardFonts;
+  /** Degrees counter-clockwise around (x, y). */
+  rotate?: number;
+}
+
+export interface TextPageSpec {
+  size?: readonly [number, number];
+  cropBox?: Box;
+  rotation?: Rotation;
+  lines: TextLine[];
+}
+
+/** A born-digital PDF; the truth of each page holds every word drawn, visible or not. */
+export async function bornDigitalPdf(pages: TextPageSpec[]): Promise<{ bytes: Buffer; truth: TruthPage[] }> {
+  const document = await PDFDocument.create();
+  const fonts = new Map<StandardFonts, PDFFont>();
+  const fontOf = async (name: StandardFonts) => {
+    const known = fonts.get(name);
+    if (known) return known;
+    const embedded = await document.embedFont(name);
+    fonts.set(name, embedded);
+    return embedded;
+  };
+  const truth: TruthPage[] = [];
+  for (const spec of pages) {
+    const [width, height] = spec.size ?? [612, 792];
+    const page = document.addPage([width, height]);
+    if (spec.cropBox) page.setCropBox(spec.cropBox[0], spec.cropBox[1], spec.cropBox[2] - spec.cropBox[0], spec.cropBox[3] - spec.cropBox[1]);
+    page.setRotation(degrees(spec.rotation ?? 0));
+    const words: TruthWord[] = [];
+    for (const line of spec.lines) {
+      const font = await fontOf(line.font ?? StandardFonts.Helvetica);
+      const angle = ((line.rotate ?? 0) * Math.PI) / 180;
+      page.drawText(line.text, { x: line.x, y: line.y, size: line.size, font, rotate: degrees(line.rotate ?? 0) });
+      let advance = 0;
+      for (const [index, word] of line.text.split(' ').entries()) {
+        if (index > 0) advance += font.widthOfTextAtSize(' ', line.size);
+        const wordWidth = font.widthOfTextAtSize(word, line.size);
+        const along = advance + wordWidth / 2;
+        const up = line.size * 0.3;
+        words.push({ text: word, at: [line.x + along * Math.cos(angle) - up * Math.sin(angle), line.y + along * Math.sin(angle) + up * Math.cos(angle)] });
+        advance += wordWidth;
+      }
+    }
+    truth.push({ text: spec.lines.map((line) => line.text).join('\n'), words });
+  }
+  return { bytes: Buffer.from(await document.save()), truth };
+}
+
+// ---- measures ----
+
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Character error rate: edit distance over the truth's length, white space collapsed to single spaces. */
+export function characterErrorRate(truth: string, recognised: string): number {
+  const a = Array.from(normalise(truth));
+  const b = Array.from(normalise(recognised));
+  if (a.length === 0) return b.length === 0 ? 0 : 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return (previous[b.length] ?? 0) / a.length;
+}
+
+export interface BoxedWord {
+  text: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+export interface WordMatch {
+  truth: TruthWord;
+  word: BoxedWord | null;
+}
+
+/**
+ * Pairs each truth word with the recognised word of the same text, in reading order (a recognised word is
+ * used once; a truth word OCR got wrong stays unpaired).
+ */
+export function matchWords(truth: readonly TruthWord[], words: readonly BoxedWord[]): WordMatch[] {
+  let from = 0;
+  return truth.map((expected) => {
+    for (let index = from; index < Math.min(words.length, from + 40); index += 1) {
+      if (words[index]?.text === expected.text) {
+        from = index + 1;
+        return { truth: expected, word: words[index] ?? null };
+      }
+    }
+    return { truth: expected, word: null };
+  });
+}
+
+export function contains(word: BoxedWord, [x, y]: Point, slack = 0): boolean {
+  return x >= word.x1 - slack && x <= word.x2 + slack && y >= word.y1 - slack && y <= word.y2 + slack;
+}

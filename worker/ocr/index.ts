@@ -1,0 +1,92 @@
+import fs from 'node:fs/promises';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanTask } from '../../main/common/ocr-tasks.js';
+import { recognize } from './engine.js';
+import { openPdf, planPdf, rotationOf, viewOf } from './pdf.js';
+import { imageCoverage, renderPage, wordsInPixels, wordsToPdfSpace } from './render.js';
+import { readTextLayer } from './text-layer.js';
+import { meanConfidence, pageText, round, type LinedWord } from './words.js';
+
+// The OCR kind's worker side: a plan of the document, then one page at a time (text layer or OCR).
+
+/**
+ * A scan with a few words of real text on top (a Bates number, a stamp) has a text layer, but the page's
+ * content is in the image: below this many characters, a page mostly covered by images is recognised.
+ */
+export const SPARSE_TEXT_CHARS = 200;
+export const SCANNED_IMAGE_COVERAGE = 0.5;
+
+export async function ocrPlan(task: OcrPlanTask): Promise<OcrPlan> {
+  if (task.documentType !== 'pdf') {
+    return { unit: 'image_pixels', page_count: 1, pages: [{ page_number: 1, width: null, height: null, rotation: 0, view: null }] };
+  }
+  return planPdf(await openPdf(task.blobPath));
+}
+
+export async function ocrPage(task: OcrPageTask): Promise<OcrPageOutput> {
+  const started = performance.now();
+  if (task.documentType !== 'pdf') return recognizeImage(task, started);
+  const document = await openPdf(task.blobPath);
+  const page = await document.getPage(task.pageNumber);
+  try {
+    const view = viewOf(page);
+    const layer = await readTextLayer(page, view);
+    const reason = await chooseReason(task, page, view, layer.chars);
+    const base = { page_number: task.pageNumber, unit: 'pdf_points' as const, width: round(view[2] - view[0]), height: round(view[3] - view[1]), rotation: rotationOf(page), text_layer_chars: layer.chars };
+    if (reason === 'text_layer') {
+      const total = performance.now() - started;
+      return { ...base, ...content(layer.words), source: 'text_layer', mean_confidence: null, dpi: null, reason, timings_ms: { render: 0, recognize: 0, total: round(total, 1) } };
+    }
+    const renderStarted = performance.now();
+    const rendered = await renderPage(document, page, task.dpi);
+    const recognizeStarted = performance.now();
+    const recognized = await recognize(rendered.image, { language: task.language, dpi: rendered.dpi });
+    const words = wordsToPdfSpace(recognized.words, rendered.viewport);
+    const done = performance.now();
+    return {
+      ...base,
+      ...content(words),
+      source: 'ocr',
+      mean_confidence: meanConfidence(words.map(({ word }) => word)),
+      dpi: rendered.dpi,
+      reason,
+      timings_ms: { render: round(recognizeStarted - renderStarted, 1), recognize: round(done - recognizeStarted, 1), total: round(done - started, 1) },
+    };
+  } finally {
+    page.cleanup();
+  }
+}
+
+async function chooseReason(task: OcrPageTask, page: PDFPageProxy, view: readonly [number, number, number, number], chars: number): Promise<OcrPageReason> {
+  if (task.forceOcr) return 'forced';
+  if (chars < task.minTextChars) return 'no_text_layer';
+  if (chars < SPARSE_TEXT_CHARS && (await imageCoverage(page, view)) >= SCANNED_IMAGE_COVERAGE) return 'scanned_with_sparse_text';
+  return 'text_layer';
+}
+
+function content(words: LinedWord[]) {
+  return { text: pageText(words), words: words.map(({ word }) => word) };
+}
+
+/** PNG, JPEG and TIFF go to tesseract as they are; boxes stay in the image's pixels. */
+async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPageOutput> {
+  if (task.pageNumber !== 1) throw new Error(`an image has one page; page ${task.pageNumber} does not exist`);
+  const bytes = await fs.readFile(task.blobPath);
+  const recognized = await recognize(bytes, { language: task.language, dpi: null });
+  const words = wordsInPixels(recognized.words);
+  const total = round(performance.now() - started, 1);
+  return {
+    page_number: 1,
+    source: 'ocr',
+    unit: 'image_pixels',
+    width: recognized.width,
+    height: recognized.height,
+    rotation: 0,
+    ...content(words),
+    mean_confidence: meanConfidence(words.map(({ word }) => word)),
+    text_layer_chars: 0,
+    dpi: null,
+    reason: 'image',
+    timings_ms: { render: 0, recognize: total, total },
+  };
+}
