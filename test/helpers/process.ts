@@ -27,9 +27,15 @@ export interface CliResult extends Exit {
   stderr: string;
 }
 
-function spawnCli(args: string[]): ChildProcess {
+/** Another user to run as (e.g. to test file permissions while the tests run as root). */
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+function spawnCli(args: string[], runAs?: RunAs): ChildProcess {
   assertBuilt();
-  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }, ...runAs });
 }
 
 function exitOf(child: ChildProcess): Promise<Exit> {
@@ -80,8 +86,8 @@ export interface ServerProcess {
 const LISTENING = /^listening on (http:\/\/\S+:\d+)$/m;
 
 /** `obscura serve --data-dir DIR --port 0 …`, resolved once it prints `listening on http://HOST:PORT`. */
-export async function startServer(dataDir: string, extraArgs: string[] = [], timeoutMs = 20_000): Promise<ServerProcess> {
-  const child = spawnCli(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs]);
+export async function startServer(dataDir: string, extraArgs: string[] = [], timeoutMs = 20_000, runAs?: RunAs): Promise<ServerProcess> {
+  const child = spawnCli(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs], runAs);
   let stdout = '';
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
