@@ -1,0 +1,164 @@
+import type { ImageMode } from './schemas/exports.js';
+import type { PageWord } from './schemas/pages.js';
+
+// Worker tasks of the export runner (main/jobs/exports.ts → worker/burn-in/). Plain data only.
+
+export interface BurnPoint {
+  x: number;
+  y: number;
+}
+
+/**
+ * One applied redaction on a page, in the document's own units: PDF user space points of the unrotated page
+ * (origin bottom-left) for PDFs, pixels (origin top-left) for images. `points` is the outline of polygon-like
+ * kinds (empty for rectangles).
+ */
+export interface BurnBox {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  points: BurnPoint[];
+  /** Printed inside the box when it fits, e.g. (b)(6); null for none. */
+  label: string | null;
+}
+
+export interface BurnSettings {
+  dpi: number;
+  /** Points added on every side of each box (converted to pixels at `dpi` for images). */
+  padding: number;
+  labels: boolean;
+  imageMode: ImageMode;
+  jpegQuality: number;
+}
+
+export type ExportDocumentType = 'pdf' | 'png' | 'jpeg' | 'tiff';
+
+export interface ExportSource {
+  documentId: number;
+  /** Absolute path of the stored blob. */
+  path: string;
+  documentType: ExportDocumentType;
+}
+
+export interface BurnPageRequest {
+  page: number;
+  boxes: BurnBox[];
+  /** Words stored for the page (text layer or OCR, in the document's units); null: read the source's text layer. */
+  words: PageWord[] | null;
+}
+
+export interface ExportBurnTask {
+  kind: 'export-burn';
+  exportId: number;
+  source: ExportSource;
+  pages: BurnPageRequest[];
+  /** Render every page of the source (images: each becomes a PDF page), not only the requested ones. */
+  allPages: boolean;
+  settings: BurnSettings;
+  /** Page images are written to `${workPrefix}-d<document>-p<page>.img` (a flat file in the blob temp dir). */
+  workPrefix: string;
+}
+
+/** A word of the invisible text layer, in the output page's user space (points). */
+export interface LayerWord {
+  text: string;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+export type PageImageEncoding = 'jpeg' | 'ccitt-g4';
+
+/** A page rebuilt from its burned image, ready to be assembled. */
+export interface BurnedPage {
+  page: number;
+  /** MediaBox of the output page: the visible area (crop box) of the source page, in its user space. */
+  box: [number, number, number, number];
+  rotate: 0 | 90 | 180 | 270;
+  /** The page image (pixels) and where it is drawn: [x, y, width, height] in the output page's user space. */
+  image: { path: string; encoding: PageImageEncoding; width: number; height: number; place: [number, number, number, number] };
+  /** Words outside every box, for the invisible text layer. */
+  words: LayerWord[];
+  /** Texts of the words that lay under a box: what verification must not find on this page. */
+  withheld: string[];
+}
+
+export interface ExportBurnResult {
+  kind: 'export-burn';
+  pageCount: number;
+  pages: BurnedPage[];
+}
+
+export interface CoverSheet {
+  caseName: string;
+  /** As printed, e.g. 2026-11-21. */
+  date: string;
+  documents: number;
+  redactions: number;
+  byExemption: { exemption: string; label: string; count: number }[];
+}
+
+export interface AssembleDocument {
+  source: ExportSource;
+  /** Pages of the source as pdf.js counted them when burning; null when nothing was burned. */
+  pageCount: number | null;
+  /** Burned pages of this document; every other page is copied (PDF) or rendered without boxes. */
+  burned: BurnedPage[];
+}
+
+export interface ExportAssembleTask {
+  kind: 'export-assemble';
+  exportId: number;
+  /** Where to write the PDF (a temp file in the blob store); fsynced before the task returns. */
+  outputPath: string;
+  cover: CoverSheet | null;
+  documents: AssembleDocument[];
+  settings: BurnSettings;
+  workPrefix: string;
+}
+
+/** What the leak check looks for on one burned page of an output file. */
+export interface PageCheck {
+  /** 1-based page number in the output. */
+  outputPage: number;
+  /** Where it came from, for a failure message (never the words themselves). */
+  label: string;
+  words: LayerWord[];
+  withheld: string[];
+}
+
+export interface ExportAssembleResult {
+  kind: 'export-assemble';
+  sha256: string;
+  size: number;
+  pages: number;
+  /** The burned pages to check; verification runs as separate tasks so pages are checked in parallel. */
+  checks: PageCheck[];
+}
+
+/**
+ * Re-reads a written output and checks it: the file is the one assembled (hash), its page count, and for each
+ * given page that no withheld word came back. One task of a file also checks its structure.
+ */
+export interface ExportVerifyTask {
+  kind: 'export-verify';
+  exportId: number;
+  path: string;
+  sha256: string;
+  expectedPages: number;
+  checks: PageCheck[];
+  structure: boolean;
+}
+
+export interface ExportVerification {
+  pages: number;
+  burnedPages: number;
+  withheldWords: number;
+}
+
+export interface ExportVerifyResult {
+  kind: 'export-verify';
+  verification: ExportVerification;
+}

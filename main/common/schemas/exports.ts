@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { LAYERS } from '../redaction-catalog.js';
+import { CASE_STATUSES } from './cases.js';
+import { Timestamp } from './shared.js';
+
+export const EXPORT_FORMATS = ['pdf', 'csv', 'json', 'zip'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** pending → processing → completed | failed; pending | processing → cancelled; failed → pending (retry). */
+export const EXPORT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** A document is `active` until it is deleted; deleted documents are exported only when asked for. */
+export const EXPORT_DOCUMENT_STATUSES = ['active', 'deleted'] as const;
+export type ExportDocumentStatus = (typeof EXPORT_DOCUMENT_STATUSES)[number];
+
+/** Case statuses an export accepts when the request does not say: every status but `deleted`. */
+export const DEFAULT_EXPORT_CASE_STATUSES = CASE_STATUSES.filter((status) => status !== 'deleted');
+
+const IdString = z.string().regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer id');
+
+function unique<T>(values: readonly T[]): boolean {
+  return new Set(values).size === values.length;
+}
+
+export const ExportFilters = z
+  .strictObject({
+    document_ids: z
+      .array(IdString)
+      .min(1)
+      .max(1000)
+      .refine(unique, 'list each document once')
+      .optional()
+      .describe('Only these documents of the case, in this order; default every document of the case in upload order'),
+    layers: z.array(z.enum(LAYERS)).min(1).refine(unique, 'list each layer once').optional().describe('Only redactions of these layers; default all layers'),
+    include_pending: z.boolean().default(false).describe('Apply pending suggestions as well as accepted redactions; rejected ones never apply'),
+    document_statuses: z
+      .array(z.enum(EXPORT_DOCUMENT_STATUSES))
+      .min(1)
+      .refine(unique, 'list each status once')
+      .default(['active'])
+      .describe('Documents in these states are included: active, deleted'),
+    case_statuses: z
+      .array(z.enum(CASE_STATUSES))
+      .min(1)
+      .refine(unique, 'list each status once')
+      .optional()
+      .describe('The export runs only while the case is in one of these statuses; default every status but deleted'),
+  })
+  .meta({ id: 'ExportFilters' });
+export type ExportFiltersInput = z.input<typeof ExportFilters>;
+
+/** Filters as stored and shown: every member present, defaults filled in. */
+export const ResolvedExportFilters = z.object({
+  document_ids: z.array(z.string()).nullable(),
+  layers: z.array(z.enum(LAYERS)),
+  include_pending: z.boolean(),
+  document_statuses: z.array(z.enum(EXPORT_DOCUMENT_STATUSES)),
+  case_statuses: z.array(z.enum(CASE_STATUSES)),
+});
+export type ResolvedExportFilters = z.infer<typeof ResolvedExportFilters>;
+
+/** How pages are rebuilt after burn-in: `auto` keeps black-and-white pages 1-bit (CCITT G4) and the rest JPEG. */
+export const IMAGE_MODES = ['auto', 'color', 'bilevel'] as const;
+export type ImageMode = (typeof IMAGE_MODES)[number];
+
+/** Burn-in options of pdf and zip exports. */
+export const ExportOptions = z
+  .strictObject({
+    cover_sheet: z.boolean().default(false).describe('pdf only: a first page with the case name, the date and the count of redactions per exemption'),
+    dpi: z.number().int().min(72).max(600).default(200).describe('Resolution redacted pages are rendered at'),
+    padding: z.number().min(0).max(72).default(1).describe('Points added on every side of each box (at the export dpi for images)'),
+    labels: z.boolean().default(true).describe('Print the exemption code, e.g. (b)(6), inside boxes it fits in'),
+    image_mode: z.enum(IMAGE_MODES).default('auto').describe('auto: 1-bit for black-and-white pages, JPEG otherwise; color: always JPEG; bilevel: always 1-bit'),
+    jpeg_quality: z.number().int().min(30).max(100).default(80).describe('Quality of JPEG page images'),
+  })
+  .meta({ id: 'ExportOptions' });
+export type ExportOptions = z.output<typeof ExportOptions>;
+
+export const CreateExportBody = z.strictObject({
+  case_id: IdString.describe('The case to export'),
+  format: z.enum(EXPORT_FORMATS).default('pdf'),
+  filters: ExportFilters.optional(),
+  options: ExportOptions.optional().describe('Burn-in options; pdf and zip only'),
+});
+export type CreateExportBody = z.infer<typeof CreateExportBody>;
+
+export const ExportFile = z.object({ name: z.string(), media_type: z.string(), size: z.number().int(), sha256: z.string() });
+
+export const ExportSummary = z
+  .object({
+    documents: z.number().int().describe('Documents in the export'),
+    pages: z.number().int().describe('Pages of the produced PDFs (0 for csv and json)'),
+    redactions: z.number().int().describe('Redactions applied'),
+    by_exemption: z.record(z.string(), z.number().int()),
+    skipped_documents: z.array(z.object({ document_id: z.string(), file_name: z.string(), reason: z.string() })),
+    verification: z
+      .object({ files: z.number().int(), pages: z.number().int(), burned_pages: z.number().int(), withheld_words: z.number().int() })
+      .nullable()
+      .describe('What the check before completion covered; null for csv and json'),
+  })
+  .meta({ id: 'ExportSummary' });
+export type ExportSummary = z.infer<typeof ExportSummary>;
+
+export const Export = z
+  .object({
+    id: z.string(),
+    case_id: z.string(),
+    format: z.enum(EXPORT_FORMATS),
+    filters: ResolvedExportFilters,
+    options: z.record(z.string(), z.unknown()).describe('Burn-in options with defaults; {} for csv and json'),
+    status: z.enum(EXPORT_STATUSES),
+    progress: z.number().min(0).max(1),
+    attempts: z.number().int().describe('Times the export was started since it was created or retried'),
+    error_message: z.string().nullable().describe('Why it failed'),
+    file: ExportFile.nullable().describe('The produced file, once completed'),
+    summary: ExportSummary.nullable(),
+    created_by: z.string(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    started_at: Timestamp.nullable(),
+    finished_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Export' });
+export type Export = z.infer<typeof Export>;

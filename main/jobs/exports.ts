@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { onExportChanged } from '../db/change-signals.js';
+import type { ExportRow } from '../db/schema.js';
+import type { Runtime } from '../runtime.js';
+import type { StagedBlob } from '../services/blob-store.js';
+import { ExportNotPossible, gatherExportMaterial } from '../services/export-material.js';
+import {
+  claimNextExport,
+  completeExport,
+  exportStatus,
+  failExport,
+  requeueStoppedExport,
+  setExportProgress,
+} from '../services/exports.js';
+import { buildExport } from './export-build.js';
+import type { WorkerPool } from './pool.js';
+
+/** Progress is written at most this often per export. */
+const PROGRESS_INTERVAL_MS = 250;
+/** A fallback sweep for pending exports and cancellations the signals did not deliver. */
+const POLL_INTERVAL_MS = 1_000;
+
+export interface ExportRunnerOptions {
+  /** Exports processed at once (default: config exports.concurrency). */
+  concurrency?: number;
+}
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+  /** Why the work was aborted: the export's outcome depends on it. */
+  stopReason: 'cancelled' | 'time_limit' | 'shutdown' | null;
+}
+
+/**
+ * Takes pending exports oldest first and builds them: the case record is read here (the only database
+ * reader and writer), CPU work runs on the shared worker pool, and the verified file is committed to the
+ * blob store before the export completes. A cancellation aborts the running worker tasks.
+ */
+export class ExportRunner {
+  private readonly running = new Map<number, Running>();
+  private readonly concurrency: number;
+  private stopped = false;
+  private filling: Promise<void> | null = null;
+  private refill = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly pool: WorkerPool,
+    options: ExportRunnerOptions = {},
+  ) {
+    this.concurrency = options.concurrency ?? runtime.config.exports.concurrency;
+    this.unsubscribe = onExportChanged((id) => setImmediate(() => this.changed(id)));
+    this.timer = setInterval(() => {
+      this.wake();
+      for (const id of this.running.keys()) this.changed(id);
+    }, POLL_INTERVAL_MS);
+    this.timer.unref();
+    // Exports a dead process left processing were put back to pending (or failed) when the runtime opened.
+    this.wake();
+  }
+
+  /** Resolves once the first claim pass has run. */
+  async started(): Promise<void> {
+    await this.filling;
+  }
+
+  private changed(id: number): void {
+    const entry = this.running.get(id);
+    if (!entry) return this.wake();
+    exportStatus(this.runtime.db, id)
+      .then((status) => {
+        if (status !== 'processing' && entry.stopReason === null) {
+          entry.stopReason = 'cancelled';
+          entry.controller.abort();
+        }
+      })
+      .catch(() => undefined);
+  }
+
+  /** Fills free slots with pending exports; concurrent calls coalesce into one more pass. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((error: unknown) => console.error('export runner failed to claim exports:', error))
+      .finally(() => {
+        this.filling = null;
+        if (this.refill) {
+          this.refill = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopped && this.running.size < this.concurrency) {
+      const row = await this.runtime.db.transaction().execute((trx) => claimNextExport(trx, this.runtime.clock));
+      if (!row) return;
+      const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null };
+      this.running.set(row.id, entry);
+      entry.done = this.execute(row, entry)
+        .catch((error: unknown) => console.error(`export ${row.id} could not be settled:`, error))
+        .finally(() => {
+          this.running.delete(row.id);
+          this.wake();
+        });
+    }
+  }
+
+  private async execute(row: ExportRow, entry: Running): Promise<void> {
+    const { db, clock, blobs, config } = this.runtime;
+    const workPrefix = path.join(blobs.tempDir, `export-${row.id}-${randomUUID().slice(0, 8)}`);
+    const limitSeconds = config.exports.timeLimitSeconds;
+    const timeout = setTimeout(() => {
+      if (entry.stopReason !== null) return;
+      entry.stopReason = 'time_limit';
+      entry.controller.abort();
+    }, limitSeconds * 1000);
+    let lastProgressAt = 0;
+    let staged: StagedBlob | null = null;
+    try {
+      const material = await db.transaction().execute((trx) => gatherExportMaterial(trx, row));
+      const built = await buildExport(
+        {
+          runtime: this.runtime,
+          pool: this.pool,
+          signal: entry.controller.signal,
+          workPrefix,
+          progress: (fraction) => {
+            const now = Date.now();
+            if (now - lastProgressAt < PROGRESS_INTERVAL_MS || fraction >= 1) return;
+            lastProgressAt = now;
+            setExportProgress(db, clock, row.id, fraction).catch(() => undefined);
+          },
+        },
+        material,
+      );
+      staged = built.staged;
+      if (entry.stopReason) throw new Error('stopped');
+      // The file is durable at its address before any row names it.
+      await blobs.commit(built.staged);
+      staged = null;
+      await db.transaction().execute((trx) =>
+        completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary),
+      );
+    } catch (error) {
+      if (staged) await blobs.discard(staged).catch(() => undefined);
+      if (entry.stopReason === 'shutdown') await requeueStoppedExport(db, clock, row.id);
+      else if (entry.stopReason !== 'cancelled') {
+        const message =
+          entry.stopReason === 'time_limit'
+            ? `the export exceeded its time limit of ${limitSeconds} s (exports.timeLimitSeconds) and was stopped`
+            : error instanceof ExportNotPossible
+              ? `the export cannot run: ${error.message}`
+              : `the export failed: ${error instanceof Error ? error.message : String(error)}`;
+        await db.transaction().execute((trx) => failExport(trx, clock, row.id, message));
+      }
+    } finally {
+      clearTimeout(timeout);
+      await removeWorkFiles(workPrefix);
+    }
+  }
+
+  /** Stops taking exports; running ones are aborted and go back to pending for the next start. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    await this.filling;
+    for (const entry of this.running.values()) {
+      if (entry.stopReason === null) entry.stopReason = 'shutdown';
+      entry.controller.abort();
+    }
+    await Promise.all([...this.running.values()].map((entry) => entry.done));
+  }
+}
+
+async function removeWorkFiles(workPrefix: string): Promise<void> {
+  const dir = path.dirname(workPrefix);
+  const prefix = path.basename(workPrefix);
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => fsp.rm(path.join(dir, name), { force: true })));
+}
+
+export function startExportRunner(runtime: Runtime, pool: WorkerPool, options: ExportRunnerOptions = {}): ExportRunner {
+  return new ExportRunner(runtime, pool, options);
+}

@@ -1,0 +1,295 @@
+import { z } from 'zod';
+import type { Executor } from '../db/queries/executor.js';
+import type { ExportRow } from '../db/schema.js';
+import { insertBlobIfAbsent } from '../db/queries/blobs.js';
+import { findDocumentsByIds } from '../db/queries/documents.js';
+import {
+  findExport,
+  findExportById,
+  findOldestPendingExport,
+  insertExport,
+  listExportsWithStatus,
+  pageExports,
+  updateExportIfStatus,
+} from '../db/queries/exports.js';
+import type { PageRequest } from '../db/queries/page.js';
+import { DomainError, notFound, type ErrorDetail } from '../common/errors.js';
+import { LAYERS } from '../common/redaction-catalog.js';
+import type { CaseStatus } from '../common/schemas/cases.js';
+import type { DownloadUrl } from '../common/schemas/documents.js';
+import {
+  DEFAULT_EXPORT_CASE_STATUSES,
+  ExportOptions,
+  ExportSummary,
+  ResolvedExportFilters,
+  type CreateExportBody,
+  type Export,
+  type ExportFormat,
+} from '../common/schemas/exports.js';
+import { recordChange } from './change-log.js';
+import { requireCase } from './cases.js';
+import { isoNow, type Clock, type ServiceContext } from './context.js';
+import { issueDownloadUrl, type DownloadSettings } from './documents.js';
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+export function toExport(row: ExportRow): Export {
+  const file =
+    row.result_sha256 !== null && row.result_size !== null && row.result_media_type !== null && row.result_file_name !== null
+      ? { name: row.result_file_name, media_type: row.result_media_type, size: row.result_size, sha256: row.result_sha256 }
+      : null;
+  return {
+    id: String(row.id),
+    case_id: String(row.case_id),
+    format: row.format,
+    filters: ResolvedExportFilters.parse(JSON.parse(row.filters)),
+    options: JsonObject.parse(JSON.parse(row.options)),
+    status: row.status,
+    progress: row.progress,
+    attempts: row.attempts,
+    error_message: row.error_message,
+    file,
+    summary: row.summary === null ? null : ExportSummary.parse(JSON.parse(row.summary)),
+    created_by: row.created_by,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  };
+}
+
+/** The stored filters and options of an export, parsed. */
+export function exportSettingsOf(row: ExportRow): { filters: ResolvedExportFilters; options: ExportOptions | null } {
+  const filters = ResolvedExportFilters.parse(JSON.parse(row.filters));
+  const options = row.format === 'pdf' || row.format === 'zip' ? ExportOptions.parse(JSON.parse(row.options)) : null;
+  return { filters, options };
+}
+
+function invalid(message: string, details: ErrorDetail[]): DomainError {
+  return new DomainError('validation_error', message, details.map((detail) => ({ ...detail, location: 'body' })));
+}
+
+function resolveOptions(format: ExportFormat, options: CreateExportBody['options']): ExportOptions | Record<string, never> {
+  if (format === 'csv' || format === 'json') {
+    if (options !== undefined) throw invalid('options apply to pdf and zip exports only', [{ field: 'options', message: `not allowed with format ${format}` }]);
+    return {};
+  }
+  const resolved = ExportOptions.parse(options ?? {});
+  if (format === 'zip' && resolved.cover_sheet) {
+    throw invalid('cover_sheet applies to pdf exports only', [{ field: 'options.cover_sheet', message: 'a zip holds one file per document; use format pdf for a cover sheet' }]);
+  }
+  return resolved;
+}
+
+function caseStatusGuard(status: CaseStatus, allowed: readonly CaseStatus[]): DomainError | null {
+  if (allowed.includes(status)) return null;
+  return new DomainError('conflict', `the case is ${status}; filters.case_statuses allows ${allowed.join(', ')}`, { status, case_statuses: allowed });
+}
+
+/** Validates the request against the case as it is now and queues the export; the runner is woken by the insert. */
+export async function createExport(db: Executor, ctx: ServiceContext, body: CreateExportBody): Promise<Export> {
+  const caseId = Number(body.case_id);
+  const caseRow = await requireCase(db, ctx, caseId);
+  const options = resolveOptions(body.format, body.options);
+  const given = body.filters ?? { include_pending: false, document_statuses: ['active' as const] };
+  const filters: ResolvedExportFilters = {
+    document_ids: given.document_ids ?? null,
+    layers: given.layers ?? [...LAYERS],
+    include_pending: given.include_pending,
+    document_statuses: given.document_statuses,
+    case_statuses: given.case_statuses ?? [...DEFAULT_EXPORT_CASE_STATUSES],
+  };
+  if (filters.document_ids) {
+    const rows = await findDocumentsByIds(db, ctx.actor.organizationId, filters.document_ids.map(Number));
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    const problems = filters.document_ids.flatMap((id, index): ErrorDetail[] => {
+      const row = byId.get(id);
+      if (!row || row.case_id !== caseId) return [{ field: `filters.document_ids.${index}`, message: `no document ${id} in case ${caseId}` }];
+      const status = row.deleted_at ? 'deleted' : 'active';
+      if (!filters.document_statuses.includes(status)) {
+        return [{ field: `filters.document_ids.${index}`, message: `document ${id} is ${status}; filters.document_statuses allows ${filters.document_statuses.join(', ')}` }];
+      }
+      return [];
+    });
+    if (problems.length > 0) throw invalid(`invalid filters: ${problems[0]?.message ?? ''}`, problems);
+  }
+  const guard = caseStatusGuard(caseRow.status as CaseStatus, filters.case_statuses);
+  if (guard) throw guard;
+  const now = isoNow(ctx);
+  const id = await insertExport(db, {
+    organization_id: ctx.actor.organizationId,
+    case_id: caseId,
+    format: body.format,
+    filters: JSON.stringify(filters),
+    options: JSON.stringify(options),
+    status: 'pending',
+    progress: 0,
+    attempts: 0,
+    created_by: `${ctx.actor.type}:${ctx.actor.id}`,
+    created_at: now,
+    updated_at: now,
+  });
+  const created = await getExport(db, ctx, id);
+  await recordChange(db, ctx, { action: 'export.create', resourceType: 'export', resourceId: id, details: { format: body.format, case_id: String(caseId) }, event: { type: 'export.created', payload: { export: created } } });
+  return created;
+}
+
+async function requireExport(db: Executor, ctx: ServiceContext, id: number): Promise<ExportRow> {
+  const row = await findExport(db, ctx.actor.organizationId, id);
+  if (!row) throw notFound('export');
+  return row;
+}
+
+export async function getExport(db: Executor, ctx: ServiceContext, id: number): Promise<Export> {
+  return toExport(await requireExport(db, ctx, id));
+}
+
+export async function listExportPage(db: Executor, ctx: ServiceContext, page: PageRequest) {
+  const result = await pageExports(db, ctx.actor.organizationId, page);
+  return { items: result.rows.map(toExport), nextAfterId: result.nextAfterId };
+}
+
+function stateConflict(row: ExportRow, what: string, allowed: readonly string[]): DomainError {
+  return new DomainError('conflict', `the export is ${row.status}; only ${allowed.join(' or ')} exports can be ${what}`, { status: row.status, allowed_statuses: allowed });
+}
+
+/** pending or processing → cancelled; running work is stopped by the runner, which watches for this change. */
+export async function cancelExport(db: Executor, ctx: ServiceContext, id: number): Promise<Export> {
+  const row = await requireExport(db, ctx, id);
+  const now = isoNow(ctx);
+  const allowed = ['pending', 'processing'] as const;
+  if (!(await updateExportIfStatus(db, id, allowed, { status: 'cancelled', finished_at: now, updated_at: now }))) throw stateConflict(row, 'cancelled', allowed);
+  const cancelled = await getExport(db, ctx, id);
+  await recordChange(db, ctx, { action: 'export.cancel', resourceType: 'export', resourceId: id, details: { previous_status: row.status }, event: { type: 'export.cancelled', payload: { export: cancelled, previous_status: row.status } } });
+  return cancelled;
+}
+
+/** failed → pending, as new: attempts, progress and the error are cleared. */
+export async function retryExport(db: Executor, ctx: ServiceContext, id: number): Promise<Export> {
+  const row = await requireExport(db, ctx, id);
+  const now = isoNow(ctx);
+  const reset = { status: 'pending' as const, progress: 0, attempts: 0, error_message: null, summary: null, started_at: null, finished_at: null, updated_at: now };
+  if (!(await updateExportIfStatus(db, id, 'failed', reset))) throw stateConflict(row, 'retried', ['failed']);
+  const retried = await getExport(db, ctx, id);
+  await recordChange(db, ctx, { action: 'export.retry', resourceType: 'export', resourceId: id, details: { previous_error: row.error_message }, event: { type: 'export.retried', payload: { export: retried } } });
+  return retried;
+}
+
+/** A fresh single-use URL of the finished file; before completion (or after a failure or cancellation) 409. */
+export async function createExportDownloadUrl(db: Executor, ctx: ServiceContext, id: number, settings: DownloadSettings): Promise<DownloadUrl> {
+  const row = await requireExport(db, ctx, id);
+  if (row.status !== 'completed' || row.result_sha256 === null) {
+    throw new DomainError('conflict', `the export is ${row.status}; its file can be downloaded once it is completed`, { status: row.status });
+  }
+  return issueDownloadUrl(db, ctx, 'export', id, settings);
+}
+
+/** What a download token of an export unlocks: only a completed export's verified file. */
+export async function exportDownloadTarget(db: Executor, organizationId: number, id: number) {
+  const row = await findExport(db, organizationId, id);
+  if (!row || row.status !== 'completed' || row.result_sha256 === null || row.result_file_name === null || row.result_media_type === null || row.result_size === null) {
+    return null;
+  }
+  return { sha256: row.result_sha256, fileName: row.result_file_name, mediaType: row.result_media_type, size: row.result_size };
+}
+
+// The runner's side. It acts as the system within the export's organization, so audit records and events
+// land where the export's owner sees them.
+
+function systemContext(row: ExportRow, clock: Clock): ServiceContext {
+  return { actor: { type: 'system', id: 'exports', organizationId: row.organization_id }, requestId: null, clock };
+}
+
+/** Takes the oldest pending export and marks it processing (one more attempt). Call inside a transaction. */
+export async function claimNextExport(db: Executor, clock: Clock): Promise<ExportRow | null> {
+  const row = await findOldestPendingExport(db);
+  if (!row) return null;
+  const now = clock.now().toISOString();
+  if (!(await updateExportIfStatus(db, row.id, 'pending', { status: 'processing', attempts: row.attempts + 1, progress: 0, started_at: now, updated_at: now }))) return null;
+  return (await findExportById(db, row.id)) ?? null;
+}
+
+export async function exportStatus(db: Executor, id: number): Promise<ExportRow['status'] | null> {
+  return (await findExportById(db, id))?.status ?? null;
+}
+
+export async function setExportProgress(db: Executor, clock: Clock, id: number, progress: number): Promise<void> {
+  await updateExportIfStatus(db, id, 'processing', { progress: Math.min(1, Math.max(0, progress)), updated_at: clock.now().toISOString() });
+}
+
+export interface FinishedExportFile {
+  sha256: string;
+  size: number;
+  mediaType: string;
+  fileName: string;
+}
+
+/**
+ * Records the verified file (its blob row first, in the same transaction) and writes `export.completed`.
+ * Returns false when the export left `processing` meanwhile (cancelled): the caller then keeps no file.
+ */
+export async function completeExport(db: Executor, clock: Clock, id: number, file: FinishedExportFile, summary: ExportSummary): Promise<boolean> {
+  const now = clock.now().toISOString();
+  // Checked first so that a cancelled export writes nothing, not even the blob row.
+  if ((await findExportById(db, id))?.status !== 'processing') return false;
+  await insertBlobIfAbsent(db, file.sha256, file.size, now);
+  const changed = await updateExportIfStatus(db, id, 'processing', {
+    status: 'completed',
+    progress: 1,
+    error_message: null,
+    result_sha256: file.sha256,
+    result_size: file.size,
+    result_media_type: file.mediaType,
+    result_file_name: file.fileName,
+    summary: JSON.stringify(summary),
+    finished_at: now,
+    updated_at: now,
+  });
+  if (changed) await recordOutcome(db, clock, id, 'completed');
+  return changed;
+}
+
+/** Marks a processing export failed with a reason for the client and writes `export.failed`. */
+export async function failExport(db: Executor, clock: Clock, id: number, message: string): Promise<boolean> {
+  const now = clock.now().toISOString();
+  const changed = await updateExportIfStatus(db, id, 'processing', { status: 'failed', error_message: message, finished_at: now, updated_at: now });
+  if (changed) await recordOutcome(db, clock, id, 'failed');
+  return changed;
+}
+
+async function recordOutcome(db: Executor, clock: Clock, id: number, outcome: 'completed' | 'failed'): Promise<void> {
+  const row = await findExportById(db, id);
+  if (!row) return;
+  await recordChange(db, systemContext(row, clock), {
+    action: `export.${outcome === 'completed' ? 'complete' : 'fail'}`,
+    resourceType: 'export',
+    resourceId: id,
+    event: { type: `export.${outcome}`, payload: { export: toExport(row) } },
+  });
+}
+
+/** An export stopped by a clean shutdown goes back to pending; the interrupted attempt is not counted. */
+export async function requeueStoppedExport(db: Executor, clock: Clock, id: number): Promise<void> {
+  const row = await findExportById(db, id);
+  if (!row) return;
+  await updateExportIfStatus(db, id, 'processing', { status: 'pending', progress: 0, attempts: Math.max(0, row.attempts - 1), started_at: null, updated_at: clock.now().toISOString() });
+}
+
+/**
+ * At start-up: exports a dead process left `processing` go back to pending with their attempts kept, so an
+ * export that kills the process every time fails after `maxAttempts` instead of looping.
+ */
+export async function recoverInterruptedExports(db: Executor, clock: Clock, maxAttempts: number): Promise<{ requeued: number; failed: number }> {
+  let requeued = 0;
+  let failed = 0;
+  for (const row of await listExportsWithStatus(db, 'processing')) {
+    if (row.attempts >= maxAttempts) {
+      await failExport(db, clock, row.id, `interrupted ${row.attempts} times (the process stopped while it ran); not started again — retry it once the cause is fixed`);
+      failed += 1;
+    } else {
+      await updateExportIfStatus(db, row.id, 'processing', { status: 'pending', progress: 0, started_at: null, updated_at: clock.now().toISOString() });
+      requeued += 1;
+    }
+  }
+  return { requeued, failed };
+}

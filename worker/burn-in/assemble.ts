@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import {
+  concatTransformationMatrix,
+  degrees,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  StandardFonts,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
+import type { AssembleDocument, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck } from '../../main/common/export-tasks.js';
+import { burnPages, burnPdfPage, readSource } from './burn.js';
+import { CannotCopyPage, prepareCopy } from './copy.js';
+import { openPdf } from './pdfjs.js';
+import { sanitizeOutput } from './sanitize.js';
+
+// One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
+
+function number(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * The invisible text layer (render mode 3): each word at its place, stretched to its width, so search and
+ * selection line up with the picture. Helvetica is not embedded; invisible text needs no glyphs.
+ */
+function textLayer(font: PDFFont, fontName: string, words: readonly LayerWord[]): string {
+  const parts = [`BT /${fontName} 1 Tf 3 Tr`];
+  for (const word of words) {
+    const size = Math.max(0.5, (word.y2 - word.y1) / 1.2);
+    const natural = font.widthOfTextAtSize(word.text, 1);
+    const stretch = natural > 0 ? Math.max(0.01, (word.x2 - word.x1) / natural) : size;
+    parts.push(`${number(stretch)} 0 0 ${number(size)} ${number(word.x1)} ${number(word.y1 + 0.2 * (word.y2 - word.y1))} Tm ${font.encodeText(word.text).toString()} Tj`);
+  }
+  parts.push('ET');
+  return parts.join('\n');
+}
+
+async function addBurnedPage(out: PDFDocument, font: PDFFont, burned: BurnedPage): Promise<PDFPage> {
+  const [x0, y0, x1, y1] = burned.box;
+  const page = out.addPage([x1 - x0, y1 - y0]);
+  page.setMediaBox(x0, y0, x1 - x0, y1 - y0);
+  if (burned.rotate !== 0) page.setRotation(degrees(burned.rotate));
+  const bytes = await fs.readFile(burned.image.path);
+  const [x, y, width, height] = burned.image.place;
+  if (burned.image.encoding === 'jpeg') {
+    page.drawImage(await out.embedJpg(bytes), { x, y, width, height });
+  } else {
+    const stream = out.context.stream(bytes, {
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: burned.image.width,
+      Height: burned.image.height,
+      ColorSpace: 'DeviceGray',
+      BitsPerComponent: 1,
+      Filter: 'CCITTFaxDecode',
+      DecodeParms: { K: -1, Columns: burned.image.width, Rows: burned.image.height },
+    });
+    const name = page.node.newXObject('Page', out.context.register(stream));
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(name), popGraphicsState());
+  }
+  if (burned.words.length > 0) {
+    const fontName = page.node.newFontDictionary('Layer', font.ref);
+    page.node.addContentStream(out.context.register(out.context.flateStream(textLayer(font, fontName.decodeText(), burned.words))));
+  }
+  return page;
+}
+
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return Array.from(text.normalize('NFKC'))
+    .map((char) => (known.has(char.codePointAt(0) ?? 0) ? char : '?'))
+    .join('');
+}
+
+function drawCover(out: PDFDocument, font: PDFFont, bold: PDFFont, cover: CoverSheet): void {
+  const page = out.addPage([612, 792]);
+  const line = (text: string, y: number, size = 12, face = font, x = 72) => page.drawText(printable(face, text), { x, y, size, font: face, color: rgb(0, 0, 0) });
+  line('Records release', 700, 24, bold);
+  const name = printable(font, cover.caseName);
+  // Long names wrap at about 70 characters a line.
+  const lines = name.match(/.{1,70}(\s|$)|\S+/g) ?? [name];
+  let y = 660;
+  for (const part of lines.slice(0, 4)) {
+    line(part.trim(), y, 14, bold);
+    y -= 20;
+  }
+  line(`Date: ${cover.date}`, y - 10);
+  line(`Documents: ${cover.documents}`, y - 28);
+  line(`Redactions: ${cover.redactions}`, y - 46);
+  y -= 90;
+  line('Redactions by exemption', y, 13, bold);
+  y -= 22;
+  if (cover.byExemption.length === 0) line('None', y);
+  for (const row of cover.byExemption) {
+    line(row.exemption, y, 12, bold);
+    line(row.label, y, 12, font, 140);
+    line(String(row.count), y, 12, font, 470);
+    y -= 18;
+  }
+}
+
+async function sha256Write(file: string, bytes: Uint8Array): Promise<string> {
+  const handle = await fs.open(file, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+interface Placed {
+  checks: PageCheck[];
+  pages: number;
+}
+
+/** Adds one document's pages in order: burned ones from their images, the others copied (or rendered). */
+async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocument, task: ExportAssembleTask, firstPage: number): Promise<Placed> {
+  const label = `document ${entry.source.documentId}`;
+  const burned = new Map(entry.burned.map((page) => [page.page, page]));
+  const checks: PageCheck[] = [];
+  const place = async (page: BurnedPage, index: number) => {
+    await addBurnedPage(out, font, page);
+    checks.push({ outputPage: firstPage + index, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
+  };
+  if (entry.source.documentType !== 'pdf') {
+    // Images were burned whole (every page, boxes or not): their pixels are always rewritten.
+    const pages = [...entry.burned].sort((a, b) => a.page - b.page);
+    for (const [index, page] of pages.entries()) await place(page, index);
+    return { checks, pages: pages.length };
+  }
+  const bytes = await readSource(entry.source);
+  let source: PDFDocument | null = null;
+  try {
+    source = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch {
+    source = null; // encrypted or unreadable by pdf-lib: every page is rendered by pdf.js instead
+  }
+  const pageCount = entry.pageCount ?? source?.getPageCount() ?? (await countPages(bytes));
+  if (source && source.getPageCount() !== pageCount) source = null;
+  const copies = new Map<number, number>();
+  if (source) {
+    for (let number = 1; number <= pageCount; number += 1) {
+      if (burned.has(number)) continue;
+      try {
+        prepareCopy(source, number - 1);
+        copies.set(number, copies.size);
+      } catch (error) {
+        if (!(error instanceof CannotCopyPage)) throw error;
+      }
+    }
+  }
+  const copied = source && copies.size > 0 ? await out.copyPages(source, [...copies.keys()].map((number) => number - 1)) : [];
+  const missing = Array.from({ length: pageCount }, (_, index) => index + 1).filter((number) => !burned.has(number) && !copies.has(number));
+  if (missing.length > 0) {
+    // Pages that cannot be copied safely are rendered without boxes: what they show stays, nothing else.
+    const rendered = await renderPlain(entry, missing, task);
+    for (const page of rendered) burned.set(page.page, page);
+  }
+  for (let number = 1; number <= pageCount; number += 1) {
+    const page = burned.get(number);
+    if (page) await place(page, number - 1);
+    else out.addPage(copied[copies.get(number) ?? -1] as PDFPage);
+  }
+  return { checks, pages: pageCount };
+}
+
+async function countPages(bytes: Uint8Array): Promise<number> {
+  const document = await openPdf(bytes);
+  try {
+    return document.numPages;
+  } finally {
+    await document.destroy();
+  }
+}
+
+async function renderPlain(entry: AssembleDocument, pages: number[], task: ExportAssembleTask): Promise<BurnedPage[]> {
+  if (entry.source.documentType !== 'pdf') {
+    const result = await burnPages({ kind: 'export-burn', exportId: task.exportId, source: entry.source, pages: [], allPages: true, settings: task.settings, workPrefix: task.workPrefix }, () => undefined);
+    return result.pages;
+  }
+  const document = await openPdf(await readSource(entry.source));
+  try {
+    const rendered: BurnedPage[] = [];
+    for (const page of pages) {
+      rendered.push(await burnPdfPage(document, { page, boxes: [], words: null }, task.settings, `${task.workPrefix}-d${entry.source.documentId}-p${page}-plain.img`));
+    }
+    return rendered;
+  } finally {
+    await document.destroy();
+  }
+}
+
+/**
+ * The export-assemble task: builds, sanitizes, saves and writes the file (a temp file of the blob store). The
+ * runner then verifies it with export-verify tasks before anything is committed.
+ */
+export async function assemble(task: ExportAssembleTask, report: (fraction: number) => void): Promise<ExportAssembleResult> {
+  const out = await PDFDocument.create({ updateMetadata: false });
+  const font = out.embedStandardFont(StandardFonts.Helvetica);
+  let pages = 0;
+  const checks: PageCheck[] = [];
+  if (task.cover) {
+    drawCover(out, font, out.embedStandardFont(StandardFonts.HelveticaBold), task.cover);
+    pages += 1;
+  }
+  for (const [index, entry] of task.documents.entries()) {
+    const placed = await addDocument(out, font, entry, task, pages + 1);
+    checks.push(...placed.checks);
+    pages += placed.pages;
+    report(((index + 1) / task.documents.length) * 0.8);
+  }
+  sanitizeOutput(out.context);
+  const bytes = await out.save({ useObjectStreams: true, addDefaultPage: false });
+  const sha256 = await sha256Write(task.outputPath, bytes);
+  report(1);
+  return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks };
+}

@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { FontWidths, TextRun } from './words.js';
+
+// pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
+// Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.
+
+const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const dir = (name: string) => `${path.join(root, name)}${path.sep}`;
+
+export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.
+  const loading = getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    // Keeps each font's widths and ToUnicode map, so word boxes can follow the real glyph advances.
+    fontExtraProperties: true,
+    disableFontFace: true,
+    useSystemFonts: false,
+    standardFontDataUrl: dir('standard_fonts'),
+    cMapUrl: dir('cmaps'),
+    cMapPacked: true,
+    iccUrl: dir('iccs'),
+    wasmUrl: dir('wasm'),
+    verbosity: 0,
+  });
+  try {
+    return await loading.promise;
+  } catch (error) {
+    await loading.destroy();
+    throw new Error(`the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The page's text runs in PDF user space (marked-content markers skipped). */
+export async function textRuns(page: PDFPageProxy): Promise<TextRun[]> {
+  const content = await page.getTextContent();
+  const runs: TextRun[] = [];
+  for (const item of content.items) {
+    if ('str' in item) runs.push({ str: item.str, transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName });
+  }
+  return runs;
+}
+
+interface LoadedFont {
+  widths?: Record<number, number>;
+  defaultWidth?: number;
+  isType3Font?: boolean;
+  /** Structured-cloned from pdf.js's ToUnicodeMap: its methods are gone, its code → text table stays. */
+  toUnicode?: { _map?: unknown };
+}
+
+function unicodeEntries(toUnicode: LoadedFont['toUnicode']): [number, string][] {
+  const map = toUnicode?._map;
+  if (Array.isArray(map)) return map.flatMap((unicode: unknown, code) => (typeof unicode === 'string' ? [[code, unicode] as [number, string]] : []));
+  if (map && typeof map === 'object') {
+    return Object.entries(map as Record<string, unknown>).flatMap(([code, unicode]) => (typeof unicode === 'string' ? [[Number(code), unicode] as [number, string]] : []));
+  }
+  return [];
+}
+
+/**
+ * Glyph widths of the page's fonts by character, once the page was rendered (fonts are loaded then). Null for a
+ * font whose widths or character map pdf.js did not keep, or a Type 3 font (its own glyph space).
+ */
+export function fontWidthsOf(page: PDFPageProxy): (fontName: string) => FontWidths | null {
+  const cache = new Map<string, FontWidths | null>();
+  return (fontName) => {
+    const cached = cache.get(fontName);
+    if (cached !== undefined) return cached;
+    let result: FontWidths | null = null;
+    try {
+      if (page.commonObjs.has(fontName)) {
+        const font = page.commonObjs.get(fontName) as LoadedFont;
+        const widths = font.widths;
+        if (widths && !font.isType3Font) {
+          const byChar = new Map<string, number>();
+          for (const [code, unicode] of unicodeEntries(font.toUnicode)) {
+            const width = widths[code] ?? font.defaultWidth;
+            if (Array.from(unicode).length === 1 && typeof width === 'number' && width > 0 && !byChar.has(unicode)) byChar.set(unicode, width);
+          }
+          if (byChar.size > 0) result = (char) => byChar.get(char) ?? null;
+        }
+      }
+    } catch {
+      result = null;
+    }
+    cache.set(fontName, result);
+    return result;
+  };
+}

@@ -1,0 +1,109 @@
+import { PDFArray, PDFDict, PDFName, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
+
+// What an output PDF may hold: a catalog with its page tree and the objects that draw the pages. Nothing that
+// could carry content besides the pages: no document information or XMP, no annotations or actions, no
+// JavaScript, forms, attachments, outlines, structure tree or optional-content configuration.
+
+const FORBIDDEN_KEYS = [
+  'Metadata',
+  'PieceInfo',
+  'LastModified',
+  'AA',
+  'OpenAction',
+  'AcroForm',
+  'Names',
+  'Outlines',
+  'JavaScript',
+  'JS',
+  'EmbeddedFiles',
+  'EmbeddedFile',
+  'AF',
+  'Annots',
+  'StructTreeRoot',
+  'StructParents',
+  'StructParent',
+  'MarkInfo',
+  'OCProperties',
+  'Threads',
+  'Dests',
+  'URI',
+  'Perms',
+  'Collection',
+  'SpiderInfo',
+  'Legal',
+  'Thumb',
+];
+const CATALOG_KEYS = ['Type', 'Pages'];
+
+/** Every object reachable from `start`, calling `visit` on each dictionary (stream dictionaries included). */
+function walk(context: PDFContext, start: PDFObject, visit: (dict: PDFDict) => void): Set<PDFRef> {
+  const reached = new Set<PDFRef>();
+  const seen = new Set<PDFObject>();
+  const stack: PDFObject[] = [start];
+  while (stack.length > 0) {
+    let object = stack.pop() as PDFObject;
+    if (object instanceof PDFRef) {
+      if (reached.has(object)) continue;
+      reached.add(object);
+      const target = context.lookup(object);
+      if (!target) continue;
+      object = target;
+    }
+    if (seen.has(object)) continue;
+    seen.add(object);
+    const dict = object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : null;
+    if (dict) {
+      visit(dict);
+      for (const [, value] of dict.entries()) stack.push(value);
+    } else if (object instanceof PDFArray) {
+      for (const item of object.asArray()) stack.push(item);
+    }
+  }
+  return reached;
+}
+
+function catalogRef(context: PDFContext): PDFRef {
+  const root = context.trailerInfo.Root;
+  if (!(root instanceof PDFRef)) throw new Error('the output has no catalog');
+  return root;
+}
+
+/** Strips every forbidden entry, drops the Info dictionary and deletes objects no page reaches. */
+export function sanitizeOutput(context: PDFContext): void {
+  const root = catalogRef(context);
+  const catalog = context.lookup(root, PDFDict);
+  for (const key of catalog.keys()) if (!CATALOG_KEYS.includes(key.decodeText())) catalog.delete(key);
+  context.trailerInfo.Info = undefined;
+  const forbidden = FORBIDDEN_KEYS.map((key) => PDFName.of(key));
+  const reached = walk(context, root, (dict) => {
+    for (const key of forbidden) dict.delete(key);
+  });
+  for (const [ref] of context.enumerateIndirectObjects()) if (!reached.has(ref)) context.delete(ref);
+}
+
+/** Problems with an output's structure (empty when clean): forbidden entries, extra catalog keys, Info, revisions. */
+export function structureProblems(context: PDFContext, bytes: Uint8Array): string[] {
+  const problems = new Set<string>();
+  const root = catalogRef(context);
+  const catalog = context.lookup(root, PDFDict);
+  for (const key of catalog.keys()) if (!CATALOG_KEYS.includes(key.decodeText())) problems.add(`the catalog has /${key.decodeText()}`);
+  if (context.trailerInfo.Info) problems.add('the trailer has a document information dictionary');
+  const forbidden = new Set(FORBIDDEN_KEYS);
+  // Every object in the file, reachable or not: an orphan is still in the bytes.
+  const check = (object: PDFObject): void => {
+    const dict = object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : null;
+    if (dict) {
+      for (const [key, value] of dict.entries()) {
+        if (forbidden.has(key.decodeText())) problems.add(`an object has /${key.decodeText()}`);
+        check(value);
+      }
+    } else if (object instanceof PDFArray) {
+      for (const item of object.asArray()) check(item);
+    }
+  };
+  for (const [, object] of context.enumerateIndirectObjects()) check(object);
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const revisions = text.match(/%%EOF/g)?.length ?? 0;
+  if (revisions !== 1) problems.add(`the file has ${revisions} end-of-file markers (one revision expected)`);
+  return [...problems];
+}
