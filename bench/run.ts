@@ -10,11 +10,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiLatency } from './api-latency.js';
+import { exportBench } from './export.js';
+import { detectionBench } from './detection.js';
 import { renderTable } from './lib/format.js';
+import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
+import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore];
+const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfigWatchedFolder, WatchedFolderOptions } from './common/schemas/watched-folders.js';
 
 const Tier = z.strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().int().min(1) });
 
@@ -25,6 +26,13 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   downloads: z.strictObject({ urlTtlSeconds: z.number().int().min(5).default(300) }).prefault({}),
   sessions: z.strictObject({ ttlSeconds: z.number().int().min(60).default(12 * 3600) }).prefault({}),
+  /** Access administration: how long a rotated key's previous secret keeps working, how long an invitation is valid. */
+  access: z
+    .strictObject({
+      keyRotationGraceSeconds: z.number().int().min(0).max(30 * 86400).default(86400),
+      invitationTtlSeconds: z.number().int().min(300).default(7 * 86400),
+    })
+    .prefault({}),
   /** Layer locks of the redaction editor expire unless the holder sends a heartbeat within this time. */
   locks: z.strictObject({ ttlSeconds: z.number().int().min(5).default(120) }).prefault({}),
   /** Processing jobs: a job running past its kind's limit is stopped and fails; one interrupted more often fails. */
@@ -42,9 +50,52 @@ export const ConfigSchema = z.strictObject({
       maxAttempts: z.number().int().min(1).default(3),
     })
     .prefault({}),
+  /** Exports: one running past the limit is stopped and fails; one interrupted by restarts this often fails. */
+  exports: z
+    .strictObject({
+      timeLimitSeconds: z.number().positive().default(3600),
+      maxAttempts: z.number().int().min(1).default(3),
+      /** Exports processed at the same time; each spreads its pages over the worker pool. */
+      concurrency: z.number().int().min(1).default(1),
+    })
+    .prefault({}),
+  /** Optional OpenAI-compatible chat endpoint (llama.cpp, Ollama) for summaries; without one, summaries are local. */
+  summary: z
+    .strictObject({
+      endpoint: z.url({ protocol: /^https?$/ }).optional().describe('Base URL; POST {endpoint}/v1/chat/completions'),
+      model: z.string().min(1).default('default'),
+      timeoutSeconds: z.number().positive().default(120),
+      /** Longer documents are cut to this many characters before they are sent. */
+      maxInputChars: z.number().int().min(1000).default(24_000),
+    })
+    .prefault({}),
+  /** OpenAI-compatible speech-to-text server (whisper.cpp, faster-whisper-server, LocalAI); transcription needs one. */
+  transcription: z
+    .strictObject({
+      endpoint: z.url({ protocol: /^https?$/ }).optional().describe('Base URL; POST {endpoint}/v1/audio/transcriptions'),
+      model: z.string().min(1).default('whisper-1'),
+      timeoutSeconds: z.number().positive().default(3600),
+    })
+    .prefault({}),
   /** Largest JSON body accepted on either API surface. */
   bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
   idempotencyRetentionHours: z.number().min(24).default(48),
+  /** Folders watched for dropped files (docs/api.md, Watched folders); synced to the database at start. */
+  watchedFolders: z.array(ConfigWatchedFolder).default([]),
+  watchedFolderOptions: WatchedFolderOptions.prefault({}),
+  /** Webhook delivery (docs/api.md "Webhooks"): the defaults are the documented contract. */
+  webhooks: z
+    .strictObject({
+      timeoutSeconds: z.number().positive().max(300).default(10),
+      /** Wait before each retry; attempts = 1 + its length. */
+      retryScheduleSeconds: z.array(z.number().positive()).max(50).default([5, 30, 120, 600, 3600, 21600, 43200, 86400, 86400, 86400]),
+      disableAfterHours: z.number().positive().default(72),
+      secretOverlapHours: z.number().min(0).default(24),
+      pollIntervalMs: z.number().int().min(10).default(1000),
+      /** 0: a 3xx answer is a failed attempt; otherwise up to this many hops, each checked like the first. */
+      maxRedirects: z.number().int().min(0).max(10).default(0),
+    })
+    .prefault({}),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;

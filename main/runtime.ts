@@ -6,6 +6,7 @@ import { deleteExpiredDownloadTokens } from './db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore, releaseAllRunningIdempotencyKeys } from './db/queries/idempotency-keys.js';
 import { BlobStore } from './services/blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
+import { recoverInterruptedExports } from './services/exports.js';
 import { recoverInterruptedJobs } from './services/jobs.js';
 import { dataPaths } from './services/data-dir.js';
 
@@ -36,4 +37,5 @@ async function recoverAfterStart(db: Db, blobs: BlobStore, config: Config, clock
   await deleteExpiredDownloadTokens(db, now.toISOString());
   await blobs.sweep(await listBlobHashes(db));
   await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
+  await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
 }

@@ -1,8 +1,12 @@
 import type { ConfigInput } from './config.js';
 import { loadConfig } from './config.js';
 import { createHttpServer, type ObscuraServer } from './http/server.js';
+import { startExportRunner } from './jobs/exports.js';
 import { scheduleMaintenance } from './jobs/maintenance.js';
+import { WorkerPool } from './jobs/pool.js';
 import { startScheduler } from './jobs/scheduler.js';
+import { startWebhookDispatcher } from './jobs/webhooks.js';
+import { WatchedFolders } from './jobs/watched-folders/manager.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -42,7 +46,14 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
     throw error;
   }
   const stopMaintenance = scheduleMaintenance(runtime);
-  const scheduler = startScheduler(runtime);
+  // One pool of worker threads for processing jobs and exports, so together they never exceed the cores.
+  const pool = new WorkerPool();
+  const scheduler = startScheduler(runtime, { pool });
+  const exportRunner = startExportRunner(runtime, pool);
+  // Watching starts in the background: a large tree or an unmounted share must not delay serving.
+  const watchedFolders = new WatchedFolders(runtime);
+  watchedFolders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
+  const webhooks = await startWebhookDispatcher(runtime);
   let stopping: Promise<void> | null = null;
   return {
     url,
@@ -52,8 +63,15 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
       stopping ??= (async () => {
         stopMaintenance();
         await server.close();
+        // Files in flight stay recorded at their last step and resume at the next start.
+        await watchedFolders.stop();
         // Running jobs are stopped and queued again before the database closes.
         await scheduler.stop();
+        // Running exports are stopped and go back to pending; then the shared threads end.
+        await exportRunner.stop();
+        await pool.destroy();
+        // Attempts in flight are recorded as interrupted and sent again at the next start.
+        await webhooks.stop();
         await runtime.close();
       })();
       return stopping;

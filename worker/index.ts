@@ -1,5 +1,11 @@
 import type { WorkerEnvelope, WorkerTaskResult } from '../main/common/worker-messages.js';
+import { assemble } from './burn-in/assemble.js';
+import { burnPages } from './burn-in/burn.js';
+import { verify } from './burn-in/verify.js';
+import { runDetection } from './detection/index.js';
+import { ocrPage, ocrPlan } from './ocr/index.js';
 import { scan } from './scan.js';
+import { summarize } from './summary.js';
 
 /**
  * Piscina's entry: runs one task and returns its result. A throw rejects only this task; a task that runs
@@ -10,6 +16,20 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
     switch (task.kind) {
       case 'scan':
         return { kind: 'scan', result: await scan(task, (progress) => progressPort.postMessage(progress)) };
+      case 'detection':
+        return { kind: 'detection', findings: runDetection(task, (progress) => progressPort.postMessage(progress)) };
+      case 'summary':
+        return { kind: 'summary', result: summarize(task) };
+      case 'ocr-plan':
+        return { kind: 'ocr-plan', plan: await ocrPlan(task) };
+      case 'ocr-page':
+        return { kind: 'ocr-page', page: await ocrPage(task) };
+      case 'export-burn':
+        return await burnPages(task, (progress) => progressPort.postMessage({ type: 'progress', jobId: task.exportId, progress }));
+      case 'export-assemble':
+        return await assemble(task, (progress) => progressPort.postMessage({ type: 'progress', jobId: task.exportId, progress }));
+      case 'export-verify':
+        return await verify(task);
     }
   } finally {
     progressPort.close();

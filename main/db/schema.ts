@@ -19,6 +19,7 @@ export interface UsersTable {
   active: number;
   created_at: string;
   updated_at: string;
+  deactivated_at: Generated<string | null>;
 }
 
 export interface ServiceAccountsTable {
@@ -31,6 +32,7 @@ export interface ServiceAccountsTable {
   active: number;
   created_at: string;
   updated_at: string;
+  deleted_at: Generated<string | null>;
 }
 
 export interface ApiKeysTable {
@@ -46,6 +48,10 @@ export interface ApiKeysTable {
   revoked_at: string | null;
   created_at: string;
   last_used_at: string | null;
+  /** Rotation: the replaced secret's hash, accepted until previous_secret_expires_at. */
+  previous_secret_hash: Generated<string | null>;
+  previous_secret_expires_at: Generated<string | null>;
+  rotated_at: Generated<string | null>;
 }
 
 export interface CasesTable {
@@ -119,7 +125,9 @@ export interface DownloadTokensTable {
 }
 
 export interface IdempotencyKeysTable {
-  api_key_id: number;
+  /** Who sent the key: idempotency keys are scoped per API key or per signed-in user. */
+  principal_type: 'api_key' | 'user';
+  principal_id: number;
   idempotency_key: string;
   fingerprint: string;
   state: 'running' | 'done';
@@ -281,8 +289,223 @@ export interface DocumentPagesTable {
   created_at: string;
 }
 
+export interface RolesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  /** Which built-in role this is; null for the organization's own roles. */
+  built_in: 'admin' | 'redactor' | 'reviewer' | 'viewer' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+  organization_id: number;
+  assigned_at: string;
+}
+
+export interface UserInvitationsTable {
+  id: Generated<number>;
+  organization_id: number;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  superseded_at: string | null;
+}
+
+export interface ExemptionsTable {
+  id: Generated<number>;
+  organization_id: number;
+  /** e.g. (b)(7)(C); unique per organization. */
+  code: string;
+  name: string;
+  description: string;
+  layer: string | null;
+  jurisdiction: string;
+  built_in: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RedactionTemplatesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  /** JSON arrays: entity kind names, literal terms, {name, regex, flags} patterns. */
+  entity_kinds: string;
+  custom_terms: string;
+  patterns: string;
+  layer: string;
+  exemption_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  organization_id: number;
+  url: string;
+  description: string;
+  /** JSON array of event type patterns (exact names, `group.*`, `*`). */
+  event_types: string;
+  enabled: number;
+  /** whsec_… (needed in clear to sign). */
+  secret: string;
+  /** The secret before the last rotation; also signs until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  secret_rotated_at: string | null;
+  /** Outbox events with an id up to this one predate the endpoint and are not delivered to it. */
+  start_after_event_id: number;
+  /** First failed attempt since the last success; null while healthy. */
+  failing_since: string | null;
+  disabled_reason: 'manual' | 'gone' | 'failing' | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  organization_id: number;
+  endpoint_id: number;
+  outbox_event_id: number;
+  replay_of: number | null;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+  attempt_count: number;
+  /** Failed (not interrupted) attempts: the index into the retry schedule. */
+  failure_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  failure_reason: 'attempts_exhausted' | 'endpoint_gone' | 'endpoint_disabled' | 'endpoint_deleted' | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<number>;
+  organization_id: number;
+  delivery_id: number;
+  number: number;
+  url: string;
+  outcome: 'in_flight' | 'succeeded' | 'failed' | 'interrupted';
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
+export interface WebhookOutboxCursorTable {
+  id: number;
+  last_event_id: number;
+}
+
+export interface ExportsTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  format: 'pdf' | 'csv' | 'json' | 'zip';
+  /** JSON object: the validated filters with their defaults (main/common/schemas/exports.ts). */
+  filters: string;
+  /** JSON object: the validated burn-in options with their defaults. */
+  options: string;
+  status: 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  /** 0..1 */
+  progress: number;
+  /** How many times the runner took the export (reset by retry). */
+  attempts: number;
+  error_message: string | null;
+  result_sha256: string | null;
+  result_size: number | null;
+  result_media_type: string | null;
+  result_file_name: string | null;
+  /** JSON object: what the finished export holds (counts, verification). */
+  summary: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface WatchedFoldersTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  /** Absolute; unique among live folders. */
+  path: string;
+  origin: 'api' | 'config';
+  enabled: number;
+  /** JSON WatchedFolderSettings (main/common/schemas/watched-folders.ts). */
+  settings: string;
+  /** Live state written by the folder's runner (not a change of the folder: no updated_at, no event). */
+  watch_state: 'watching' | 'starting' | 'unavailable' | 'stopped';
+  watch_error: string | null;
+  last_scan_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface WatchedFilesTable {
+  id: Generated<number>;
+  organization_id: number;
+  folder_id: number;
+  /** Relative to the folder, with / separators. */
+  relative_path: string;
+  state: 'waiting' | 'storing' | 'processing' | 'disposing' | 'done' | 'failing' | 'failed' | 'vanished';
+  /** Size and mtime when seen, then when taken. */
+  size: number;
+  mtime_ms: number;
+  sha256: string | null;
+  case_id: number | null;
+  document_id: number | null;
+  duplicate_of: number | null;
+  /** JSON WatchedFolderPipeline frozen when the file was stored. */
+  pipeline: string | null;
+  /** JSON array of WatchedFileStep. */
+  steps: string;
+  output_path: string | null;
+  output_written_at: string | null;
+  disposition: 'move' | 'leave' | 'delete';
+  disposed_path: string | null;
+  /** 1 when the source stays where it was after the file's final state (leave, or failed/ was not writable). */
+  source_kept: number;
+  error_step: string | null;
+  error_message: string | null;
+  seen_at: string;
+  stored_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface WatchedFolderCasesTable {
+  folder_id: number;
+  subfolder: string;
+  case_id: number;
+}
+
 export interface Database {
+  roles: RolesTable;
+  user_roles: UserRolesTable;
+  user_invitations: UserInvitationsTable;
+  exemptions: ExemptionsTable;
+  redaction_templates: RedactionTemplatesTable;
   document_pages: DocumentPagesTable;
+  exports: ExportsTable;
   jobs: JobsTable;
   settings: SettingsTable;
   sessions: SessionsTable;
@@ -304,6 +527,13 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   audit_log: AuditLogTable;
   outbox_events: OutboxEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  webhook_outbox_cursor: WebhookOutboxCursorTable;
+  watched_folders: WatchedFoldersTable;
+  watched_files: WatchedFilesTable;
+  watched_folder_cases: WatchedFolderCasesTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -328,3 +558,13 @@ export type ReviewDecisionRow = Selectable<ReviewDecisionsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type DocumentPageRow = Selectable<DocumentPagesTable>;
+export type ExportRow = Selectable<ExportsTable>;
+export type RoleRow = Selectable<RolesTable>;
+export type UserInvitationRow = Selectable<UserInvitationsTable>;
+export type ExemptionRow = Selectable<ExemptionsTable>;
+export type RedactionTemplateRow = Selectable<RedactionTemplatesTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+export type WatchedFolderRow = Selectable<WatchedFoldersTable>;
+export type WatchedFileRow = Selectable<WatchedFilesTable>;

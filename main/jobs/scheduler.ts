@@ -11,6 +11,8 @@ const POLL_INTERVAL_MS = 2_000;
 
 export interface SchedulerOptions {
   poolSize?: number;
+  /** A pool shared with other background work (the export runner); its owner destroys it, not stop(). */
+  pool?: WorkerPool;
 }
 
 interface Running {
@@ -26,6 +28,7 @@ interface Running {
  */
 export class JobScheduler {
   private readonly pool: WorkerPool;
+  private readonly ownsPool: boolean;
   private readonly running = new Map<number, Running>();
   private stopped = false;
   private filling: Promise<void> | null = null;
@@ -37,7 +40,8 @@ export class JobScheduler {
     private readonly runtime: Runtime,
     options: SchedulerOptions = {},
   ) {
-    this.pool = new WorkerPool(options.poolSize);
+    this.ownsPool = options.pool === undefined;
+    this.pool = options.pool ?? new WorkerPool(options.poolSize);
     this.unsubscribe = onJobsQueued(() => setImmediate(() => this.wake()));
     this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.timer.unref();
@@ -140,7 +144,7 @@ export class JobScheduler {
       entry.controller.abort();
     }
     await Promise.all([...this.running.values()].map((entry) => entry.done));
-    await this.pool.destroy();
+    if (this.ownsPool) await this.pool.destroy();
   }
 }
 

@@ -9,6 +9,7 @@ import { JOB_OPTIONS, type Job, type StartableJobKind } from '../common/schemas/
 import { recordChange } from './change-log.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { requireDocument } from './documents.js';
+import { checkJobOptions } from './job-options.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -42,6 +43,7 @@ export async function enqueueJob(db: Executor, ctx: ServiceContext, documentId: 
     const details = parsed.error.issues.map((issue) => ({ field: issue.path.join('.') || 'body', location: 'body', message: issue.message }));
     throw new DomainError('validation_error', `invalid ${kind} options`, details);
   }
+  await checkJobOptions(db, ctx, kind, parsed.data);
   const now = isoNow(ctx);
   const id = await insertJob(db, {
     organization_id: ctx.actor.organizationId,

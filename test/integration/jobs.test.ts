@@ -341,7 +341,8 @@ describe('scan jobs', () => {
           .filter(([, operation]) => operation.tags?.includes('jobs'))
           .map(([method]) => `${method.toUpperCase()} ${path}`),
       );
-      expect(published.sort()).toEqual(['GET /documents/{document_id}/jobs', 'GET /jobs/{job_id}', 'POST /documents/{document_id}/scan-jobs']);
+      const starts = ['detection', 'ocr', 'scan', 'summary', 'transcription'].map((kind) => `POST /documents/{document_id}/${kind}-jobs`);
+      expect(published.sort()).toEqual(['GET /documents/{document_id}/jobs', 'GET /jobs/{job_id}', ...starts]);
     });
   });
 });

@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { DetectionOptions } from './detection.js';
+import { OcrOptions } from './ocr.js';
 import { Timestamp } from './shared.js';
+import { SummaryOptions } from './summary.js';
+import { TranscriptionOptions } from './transcription.js';
 
 export const JOB_KINDS = ['scan', 'ocr', 'detection', 'transcription', 'summary'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
@@ -22,7 +26,7 @@ export const ScanOptions = z
 export type ScanOptions = z.output<typeof ScanOptions>;
 
 /** Options of each kind; a kind without an entry here cannot be started yet. */
-export const JOB_OPTIONS = { scan: ScanOptions } as const satisfies Partial<Record<JobKind, z.ZodType>>;
+export const JOB_OPTIONS = { scan: ScanOptions, ocr: OcrOptions, detection: DetectionOptions, summary: SummaryOptions, transcription: TranscriptionOptions } as const satisfies Partial<Record<JobKind, z.ZodType>>;
 export type StartableJobKind = keyof typeof JOB_OPTIONS;
 
 export const Job = z

@@ -2,6 +2,10 @@ import { foundation } from './001-foundation.js';
 import { redactions } from './002-redactions.js';
 import { jobs } from './003-jobs.js';
 import { documentPages } from './004-document-pages.js';
+import { exportRequests } from './005-exports.js';
+import { access } from './006-access.js';
+import { webhooks } from './007-webhooks.js';
+import { watchedFolders } from './008-watched-folders.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +19,8 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'redactions', up: redactions },
   { version: 3, name: 'jobs', up: jobs },
   { version: 4, name: 'document-pages', up: documentPages },
+  { version: 5, name: 'exports', up: exportRequests },
+  { version: 6, name: 'access', up: access },
+  { version: 7, name: 'webhooks', up: webhooks },
+  { version: 8, name: 'watched-folders', up: watchedFolders },
 ];

@@ -1,7 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyPluginAsync } from 'fastify';
+import { appAiSummaryRoutes } from './ai-summary.js';
 import { authRoutes } from './auth.js';
 import { appErrorHandler } from './errors.js';
+import { invitationRoutes } from './invitations.js';
+import { appOcrRoutes } from './ocr.js';
 import { appRedactionRoutes } from './redactions.js';
 import { requireSession } from './session.js';
 
@@ -12,5 +15,8 @@ export const applicationApi: FastifyPluginAsync = async (app) => {
   app.setErrorHandler(appErrorHandler);
   app.addHook('onRequest', requireSession);
   await app.register(authRoutes);
+  await app.register(invitationRoutes);
   await app.register(appRedactionRoutes);
+  await app.register(appAiSummaryRoutes);
+  await app.register(appOcrRoutes);
 };

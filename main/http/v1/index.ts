@@ -1,16 +1,26 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { envelopeErrorHandler, notFoundHandler } from '../shared/errors.js';
+import { apiKeyRoutes } from './api-keys.js';
 import { authenticateAndAuthorize } from './authentication.js';
 import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
+import { exemptionRoutes } from './exemptions.js';
+import { exportRoutes } from './exports.js';
 import { claimOrReplay, needsIdempotencyKey, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
 import { jobRoutes } from './jobs.js';
 import { meRoutes } from './me.js';
 import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
 import { redactionRoutes } from './redactions.js';
+import { roleRoutes } from './roles.js';
+import { serviceAccountRoutes } from './service-accounts.js';
+import { templateRoutes } from './templates.js';
 import { uploadSessionRoutes } from './upload-sessions.js';
+import { userRoutes } from './users.js';
+import { watchedFolderRoutes } from './watched-folders.js';
+import { webhookDeliveryRoutes } from './webhook-deliveries.js';
+import { webhookRoutes } from './webhooks.js';
 
 /** The key-authenticated integration API under /api/v1. */
 export const integrationApi: FastifyPluginAsync = async (app) => {
@@ -40,6 +50,16 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(redactionRoutes);
   await app.register(commentRoutes);
   await app.register(jobRoutes);
+  await app.register(exportRoutes);
+  await app.register(webhookRoutes);
+  await app.register(webhookDeliveryRoutes);
+  await app.register(userRoutes);
+  await app.register(roleRoutes);
+  await app.register(serviceAccountRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(exemptionRoutes);
+  await app.register(templateRoutes);
+  await app.register(watchedFolderRoutes);
 };
 
 function asArray<T>(value: T | T[] | undefined): T[] {
