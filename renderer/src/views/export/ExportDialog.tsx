@@ -28,6 +28,16 @@ interface Props {
 export function ExportDialog({ value, documents, onClose }: Props) {
   const [format, setFormat] = useState<ExportFormat>('pdf');
   const [documentIds, setDocumentIds] = useState<string[]>(documents.map((document) => document.id));
+  const [selectionTouched, setSelectionTouched] = useState(false);
+  // The case's document list may arrive or refresh after the dialog opens: until the user picks documents
+  // themselves, the selection follows the list (every document).
+  useEffect(() => {
+    if (!selectionTouched) setDocumentIds(documents.map((document) => document.id));
+  }, [documents, selectionTouched]);
+  const chooseDocuments = (ids: string[]) => {
+    setSelectionTouched(true);
+    setDocumentIds(ids);
+  };
   const [layers, setLayers] = useState<Layer[]>([...LAYERS]);
   const [includePending, setIncludePending] = useState(false);
   const [coverSheet, setCoverSheet] = useState(false);
@@ -148,13 +158,13 @@ export function ExportDialog({ value, documents, onClose }: Props) {
           <fieldset className="grow">
             <legend>Documents ({documentIds.length} of {documents.length})</legend>
             <label className="check">
-              <input type="checkbox" checked={allDocuments} onChange={(event) => setDocumentIds(event.target.checked ? documents.map((document) => document.id) : [])} />
+              <input type="checkbox" checked={allDocuments} onChange={(event) => chooseDocuments(event.target.checked ? documents.map((document) => document.id) : [])} />
               All documents
             </label>
             <div className="check-list">
               {documents.map((document) => (
                 <label key={document.id} className="check">
-                  <input type="checkbox" checked={documentIds.includes(document.id)} onChange={(event) => setDocumentIds(toggle(documentIds, document.id, event.target.checked))} />
+                  <input type="checkbox" checked={documentIds.includes(document.id)} onChange={(event) => chooseDocuments(toggle(documentIds, document.id, event.target.checked))} />
                   {document.fileName}
                 </label>
               ))}
