@@ -66,8 +66,18 @@ export async function createCase(db: Executor, ctx: ServiceContext, body: Create
   return created;
 }
 
-export async function getCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<Case> {
-  return toCase(await requireCase(db, ctx, caseId));
+/**
+ * The read path of GET /cases/{id}: synchronous when findCase has the row at hand (the common case), so
+ * the request pays for no promise; otherwise a promise. Same 404 rule as requireCase.
+ */
+export function getCase(db: Executor, ctx: ServiceContext, caseId: number): Case | Promise<Case> {
+  const row = findCase(db, ctx.actor.organizationId, caseId);
+  return row instanceof Promise ? row.then(caseOrNotFound) : caseOrNotFound(row);
+}
+
+function caseOrNotFound(row: CaseRow | undefined): Case {
+  if (!row) throw notFound('case');
+  return toCase(row);
 }
 
 export async function listCasePage(db: Executor, ctx: ServiceContext, page: PageRequest) {

@@ -304,6 +304,8 @@ describe('cases', () => {
       { name: 'action unknown', send: () => api.act(existing.id, 'explode'), fields: ['action'] },
       { name: 'non-numeric case id', send: () => api.get('abc'), fields: ['case_id'] },
       { name: 'zero case id', send: () => api.get('0'), fields: ['case_id'] },
+      { name: 'leading-zero case id', send: () => api.get('012'), fields: ['case_id'] },
+      { name: '17-digit case id', send: () => api.get('1'.repeat(17)), fields: ['case_id'] },
       { name: 'list limit not a number', send: () => api.list('?limit=many'), fields: ['limit'] },
     ];
 

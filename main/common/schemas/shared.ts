@@ -1,9 +1,12 @@
 import { z } from 'zod';
 
+/** The wire form of a resource id: a decimal positive integer. */
+export const ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+
 /** Resource ids are decimal strings of positive integers on the wire. */
 export const IdParam = z
   .string()
-  .regex(/^[1-9][0-9]{0,15}$/, 'must be a positive integer id')
+  .regex(ID_PATTERN, 'must be a positive integer id')
   .transform((value) => Number(value));
 
 export const Timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp (UTC)');

@@ -1,7 +1,7 @@
 import type { CaseRow, CaseUpdate, NewCase } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
-import { precompiledWithSource } from './precompiled.js';
+import { precompiledWithSource, type SourcedRows } from './precompiled.js';
 import { currentCasesEpoch, noteCasesChanged } from '../change-signals.js';
 
 export async function insertCase(db: Executor, values: NewCase): Promise<number> {
@@ -21,18 +21,26 @@ const selectCase = precompiledWithSource(
 const CACHE_LIMIT = 10_000;
 const caseCache = new WeakMap<object, Map<string, { row: CaseRow; epoch: number }>>();
 
-/** A case of the organization, including soft-deleted ones (their status says so). */
-export async function findCase(db: Executor, organizationId: number, id: number): Promise<CaseRow | undefined> {
+/**
+ * A case of the organization, including soft-deleted ones (their status says so). Answers without a
+ * promise when it can (a cached row, or a direct read on the root handle), so `await` it unless you are
+ * on the synchronous read path.
+ */
+export function findCase(db: Executor, organizationId: number, id: number): CaseRow | undefined | Promise<CaseRow | undefined> {
   const key = `${organizationId}:${id}`;
   const epoch = currentCasesEpoch();
-  const cache = caseCache.get(db);
-  const hit = cache?.get(key);
+  const hit = caseCache.get(db)?.get(key);
   if (hit && hit.epoch === epoch) return hit.row;
-  const { rows, committed } = await selectCase(db, organizationId, id);
+  const result = selectCase(db, organizationId, id);
+  if (result instanceof Promise) return result.then((rows) => rememberCase(db, key, epoch, rows));
+  return rememberCase(db, key, epoch, result);
+}
+
+function rememberCase(db: Executor, key: string, epoch: number, { rows, committed }: SourcedRows<CaseRow>): CaseRow | undefined {
   const row = rows[0];
   if (row && committed && epoch === currentCasesEpoch()) {
-    const entries = cache ?? new Map<string, { row: CaseRow; epoch: number }>();
-    if (!cache) caseCache.set(db, entries);
+    let entries = caseCache.get(db);
+    if (!entries) caseCache.set(db, (entries = new Map()));
     if (entries.size >= CACHE_LIMIT) entries.clear();
     entries.set(key, { row: Object.freeze(row), epoch });
   }

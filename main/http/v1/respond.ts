@@ -21,9 +21,16 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** Runs a read and wraps it in the single-resource envelope. */
-export async function read<T>(request: FastifyRequest, work: (db: Executor, ctx: ServiceContext) => Promise<T>) {
-  const data = await work(request.server.obscura.runtime.db, serviceContext(request));
+/**
+ * Runs a read and wraps it in the single-resource envelope. A read that answers synchronously (see getCase)
+ * is answered synchronously too: Fastify then sends it without a promise and a microtask hop per request.
+ */
+export function read<T>(
+  request: FastifyRequest,
+  work: (db: Executor, ctx: ServiceContext) => T | Promise<T>,
+): { data: T; request_id: string } | Promise<{ data: T; request_id: string }> {
+  const data = work(request.server.obscura.runtime.db, serviceContext(request));
+  if (data instanceof Promise) return data.then((value: T) => ({ data: value, request_id: request.id }));
   return { data, request_id: request.id };
 }
 
