@@ -1,4 +1,5 @@
 import type { PageSource, PageUnit, PageWord } from './schemas/pages.js';
+import type { OcrModel } from './schemas/ocr.js';
 
 // Worker tasks of the OCR kind; joined into the unions of worker-messages.ts. The handler plans a document
 // once, then runs one page task per page so pages are read in parallel across the pool's threads.
@@ -47,6 +48,7 @@ export interface OcrPageTask {
   dpi: number;
   minTextChars: number;
   language: 'eng';
+  model: OcrModel;
 }
 
 /** What was read from one page, ready for document_pages. */
@@ -67,8 +69,12 @@ export interface OcrPageOutput {
   dpi: number | null;
   /** Why the page was recognised or read from its text layer. */
   reason: OcrPageReason;
+  /** What tesseract read: the page's own scanned picture, a render of the page, or the image file; null for text-layer pages. */
+  image_source: OcrImageSource | null;
   timings_ms: { render: number; recognize: number; total: number };
 }
+
+export type OcrImageSource = 'page_picture' | 'rendered_page' | 'image_file';
 
 export type OcrPageReason = 'text_layer' | 'forced' | 'no_text_layer' | 'scanned_with_sparse_text' | 'image';
 

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OCR_MODELS, type OcrModel } from '../common/schemas/ocr.js';
 
 // Where the OCR engine's files are on disk. Resolved through Node's module resolution, so the same code
 // finds them from sources (vitest), from dist/, and from a packaged app, where electron-builder keeps
@@ -8,8 +10,12 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** LSTM-only integer model: 5 MB unpacked instead of 23 MB with the legacy engine, same network. */
-export const LANGUAGE_DATA_VARIANT = '4.0.0_best_int';
+/**
+ * The models: `fast` is tessdata_fast, shipped in resources/tessdata (not on npm; see its README), the
+ * network native tesseract uses; `best` is @tesseract.js-data/eng's LSTM-only integer model (5 MB unpacked
+ * instead of 23 MB with the legacy engine), a larger network about 1.5 times slower.
+ */
+export const MODEL_VARIANTS: Record<OcrModel, string> = { fast: 'tessdata_fast 4.1.0', best: '4.0.0_best_int' };
 export const OCR_LANGUAGES = ['eng'] as const;
 export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
 
@@ -34,13 +40,26 @@ function packageVersion(name: string): string | null {
   }
 }
 
-/** Directory holding `<lang>.traineddata.gz`, as tesseract.js's `langPath` wants it. */
-export function languageDataDir(language: OcrLanguage): string {
-  return path.join(packageDir(`@tesseract.js-data/${language}`), LANGUAGE_DATA_VARIANT);
+/** The app's resources/ folder: found upwards from this module, in sources, in dist/ and in a packaged app. */
+function resourcesDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'resources', 'tessdata');
+    if (fs.existsSync(candidate)) return unpacked(path.dirname(candidate));
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.join(path.dirname(fileURLToPath(import.meta.url)), 'resources');
+    dir = parent;
+  }
 }
 
-export function languageDataFile(language: OcrLanguage): string {
-  return path.join(languageDataDir(language), `${language}.traineddata.gz`);
+/** Directory holding `<lang>.traineddata.gz`, as tesseract.js's `langPath` wants it. */
+export function languageDataDir(language: OcrLanguage, model: OcrModel): string {
+  if (model === 'fast') return path.join(resourcesDir(), 'tessdata', 'fast');
+  return path.join(packageDir(`@tesseract.js-data/${language}`), '4.0.0_best_int');
+}
+
+export function languageDataFile(language: OcrLanguage, model: OcrModel): string {
+  return path.join(languageDataDir(language, model), `${language}.traineddata.gz`);
 }
 
 /** The script tesseract.js starts its engine thread from (given explicitly so it can be the unpacked copy). */
@@ -59,7 +78,7 @@ export interface OcrEngineStatus {
   ready: boolean;
   engine: { name: 'tesseract.js'; version: string | null; core_version: string | null };
   renderer: { name: 'pdf.js'; version: string | null };
-  languages: { code: OcrLanguage; variant: string; present: boolean; size: number | null }[];
+  languages: { code: OcrLanguage; model: OcrModel; variant: string; present: boolean; size: number | null }[];
   problems: string[];
 }
 
@@ -74,19 +93,21 @@ export function ocrEngineStatus(): OcrEngineStatus {
   const engine = { name: 'tesseract.js' as const, version: versionOf('tesseract.js'), core_version: versionOf('tesseract.js-core') };
   const renderer = { name: 'pdf.js' as const, version: versionOf('pdfjs-dist') };
   if (engine.version !== null && !fs.existsSync(tesseractWorkerScript())) problems.push('the tesseract.js worker script is missing');
-  const languages = OCR_LANGUAGES.map((code) => {
-    let size: number | null = null;
-    try {
-      size = fs.statSync(languageDataFile(code)).size;
-    } catch {
-      problems.push(`language data for ${code} (${LANGUAGE_DATA_VARIANT}) is missing`);
-    }
-    return { code, variant: LANGUAGE_DATA_VARIANT, present: size !== null && size > 0, size };
-  });
+  const languages = OCR_LANGUAGES.flatMap((code) =>
+    OCR_MODELS.map((model) => {
+      let size: number | null = null;
+      try {
+        size = fs.statSync(languageDataFile(code, model)).size;
+      } catch {
+        problems.push(`language data for ${code} (${MODEL_VARIANTS[model]}) is missing`);
+      }
+      return { code, model, variant: MODEL_VARIANTS[model], present: size !== null && size > 0, size };
+    }),
+  );
   return { ready: problems.length === 0, engine, renderer, languages, problems };
 }
 
-/** Names the engine and language data in job results, e.g. `tesseract.js 7.0.0, eng 4.0.0_best_int`. */
-export function ocrEngineLabel(language: OcrLanguage): string {
-  return `tesseract.js ${packageVersion('tesseract.js') ?? 'unknown'}, ${language} ${LANGUAGE_DATA_VARIANT}`;
+/** Names the engine and language data in job results, e.g. `tesseract.js 7.0.0, eng tessdata_fast 4.1.0`. */
+export function ocrEngineLabel(language: OcrLanguage, model: OcrModel): string {
+  return `tesseract.js ${packageVersion('tesseract.js') ?? 'unknown'}, ${language} ${MODEL_VARIANTS[model]}`;
 }

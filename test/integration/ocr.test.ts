@@ -142,7 +142,7 @@ describe('ocr jobs', () => {
     const forced = await startOcrJob(instance, documentId, { force_ocr: true, pages: [1] });
     const result = ocrResultOf(await waitForJob(instance, forced.id));
     expect(result.pages).toEqual([
-      { page_number: 1, source: 'ocr', reason: 'forced', word_count: expect.any(Number), mean_confidence: expect.any(Number), resumed: false, dpi: 300, ms: expect.objectContaining({ recognize: expect.any(Number) }) },
+      { page_number: 1, source: 'ocr', reason: 'forced', word_count: expect.any(Number), mean_confidence: expect.any(Number), resumed: false, image_source: 'rendered_page', dpi: 300, ms: expect.objectContaining({ recognize: expect.any(Number) }) },
     ]);
     expect(result.totals.ocr_pages).toBe(1);
     expect(result.totals.mean_confidence).toBeGreaterThan(70);
@@ -170,10 +170,12 @@ describe('ocr jobs', () => {
     const documentId = await uploadFile(instance, 'scan.pdf', bytes);
     const job = await startOcrJob(instance, documentId);
     const result = ocrResultOf(await waitForJob(instance, job.id));
-    expect(result.pages.map((page) => [page.page_number, page.source, page.reason])).toEqual([
-      [1, 'ocr', 'scanned_with_sparse_text'],
-      [2, 'ocr', 'no_text_layer'],
+    // The stamped page is rendered (the stamp is part of what is read); the plain scan is read from its own picture.
+    expect(result.pages.map((page) => [page.page_number, page.source, page.reason, page.image_source])).toEqual([
+      [1, 'ocr', 'scanned_with_sparse_text', 'rendered_page'],
+      [2, 'ocr', 'no_text_layer', 'page_picture'],
     ]);
+    expect(result.pages[1]?.dpi).toBeCloseTo(300, 0);
     expect(result.totals.ocr_pages).toBe(2);
 
     const pages = await storedPages(admin, documentId);
@@ -214,7 +216,7 @@ describe('ocr jobs', () => {
     }
     for (const { documentId, job } of jobs) {
       const result = ocrResultOf(await waitForJob(instance, job.id));
-      expect(result).toMatchObject({ unit: 'image_pixels', page_count: 1, pages: [{ page_number: 1, source: 'ocr', reason: 'image' }] });
+      expect(result).toMatchObject({ unit: 'image_pixels', page_count: 1, pages: [{ page_number: 1, source: 'ocr', reason: 'image', image_source: 'image_file' }] });
       const [page] = await storedPages(admin, documentId);
       if (!page) throw new Error('no page');
       expect([page.unit, page.width, page.height, page.rotation]).toEqual(['image_pixels', 1500, 420, 0]);
@@ -243,6 +245,7 @@ describe('ocr jobs', () => {
     const row = await findJobById(db, id);
     if (!row) throw new Error('job not inserted');
     await storeJobPage(db, clock, row, {
+      image_source: null,
       page_number: 2,
       source: 'text_layer',
       unit: 'pdf_points',
@@ -274,10 +277,23 @@ describe('ocr jobs', () => {
     expect(stores.map((record) => (JSON.parse(record.details ?? '{}') as { page_number: number }).page_number).sort()).toEqual([1, 2, 3]);
   }, 60_000);
 
+  it('reads with the fast model by default and with the best model when asked; each result names its model', async () => {
+    const image = scanImage({ widthPx: 1500, heightPx: 420, lines: proseLines(41, 4, 42), fontPx: 42, marginPx: 60 });
+    const documentId = await uploadFile(instance, 'models.png', image.png);
+    const fast = ocrResultOf(await waitForJob(instance, (await startOcrJob(instance, documentId)).id));
+    expect(fast.model).toBe('fast');
+    expect(fast.engine).toMatch(/^tesseract\.js \S+, eng tessdata_fast 4\.1\.0$/);
+    expectRecognised((await storedPages(admin, documentId))[0]!, image.truth);
+    const best = ocrResultOf(await waitForJob(instance, (await startOcrJob(instance, documentId, { model: 'best' })).id));
+    expect(best.model).toBe('best');
+    expect(best.engine).toMatch(/eng 4\.0\.0_best_int$/);
+    expectRecognised((await storedPages(admin, documentId))[0]!, image.truth);
+  }, 120_000);
+
   it('validates options; a page the document lacks and an audio document fail the job with a clear message', async () => {
     const { bytes } = await textDocument();
     const documentId = await uploadFile(instance, 'options.pdf', bytes);
-    for (const body of [{ dpi: 1000 }, { dpi: 50 }, { language: 'fra' }, { pages: [0] }, { pages: [] }, { force_ocr: 'yes' }, { colour: true }]) {
+    for (const body of [{ dpi: 1000 }, { dpi: 50 }, { language: 'fra' }, { pages: [0] }, { pages: [] }, { force_ocr: 'yes' }, { colour: true }, { model: 'legacy' }]) {
       const response = await instance.request({ method: 'POST', url: `/api/v1/documents/${documentId}/ocr-jobs`, body });
       errorOf(response, 400, 'validation_error');
     }
@@ -425,13 +441,16 @@ describe('application API: OCR', () => {
         status: z.literal('ok'),
         ready: z.literal(true),
         engine: z.object({ name: z.literal('tesseract.js'), version: z.string() }).loose(),
-        languages: z.array(z.object({ code: z.literal('eng'), variant: z.string(), present: z.literal(true), size: z.number().min(1_000_000) })),
+        languages: z.array(z.object({ code: z.literal('eng'), model: z.enum(['fast', 'best']), variant: z.string(), present: z.literal(true), size: z.number().min(1_000_000) })),
         problems: z.array(z.string()).length(0),
         default_dpi: z.literal(300),
       })
       .loose()
       .parse(response.json());
-    expect(health.languages).toHaveLength(1);
+    expect(health.languages.map((language) => [language.model, language.variant])).toEqual([
+      ['fast', 'tessdata_fast 4.1.0'],
+      ['best', '4.0.0_best_int'],
+    ]);
     const anonymous = await instance.server.app.inject({ method: 'GET', url: '/ocr/health', headers: { host: instance.host } });
     expect(anonymous.statusCode).toBe(401);
   });

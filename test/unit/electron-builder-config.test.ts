@@ -100,6 +100,11 @@ describe('electron-builder.yml', () => {
     expect(fs.existsSync(path.join(PROJECT_ROOT, data))).toBe(true);
     expect(productionPackages().has('@tesseract.js-data/eng')).toBe(true);
     expect(isUnpacked(data)).toBe(true);
+    // The default model lives in resources/, which must be both packaged and unpacked.
+    const fast = 'resources/tessdata/fast/eng.traineddata.gz';
+    expect(fs.existsSync(path.join(PROJECT_ROOT, fast))).toBe(true);
+    expect(isUnpacked(fast)).toBe(true);
+    expect(topLevelList('files').map(globToRegExp).some((pattern) => pattern.test(fast))).toBe(true);
     const wasm = fs.readdirSync(path.join(PROJECT_ROOT, 'node_modules/tesseract.js-core')).filter((file) => file.endsWith('.wasm'));
     expect(wasm.length).toBeGreaterThan(0);
     for (const file of wasm) expect(isUnpacked(`node_modules/tesseract.js-core/${file}`)).toBe(true);

@@ -1,4 +1,5 @@
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { OcrModel } from '../../main/common/schemas/ocr.js';
 import { languageDataDir, tesseractWorkerScript, type OcrLanguage } from '../../main/services/ocr-assets.js';
 import { parseTsv, type RecognizedPage } from './tsv.js';
 
@@ -6,13 +7,13 @@ import { parseTsv, type RecognizedPage } from './tsv.js';
 // language data costs about a quarter of a second, recognising a page a few seconds. tesseract.js runs the
 // engine in a thread of its own; when piscina ends this thread (time limit, idle), that thread ends too.
 
-let engine: { language: OcrLanguage; worker: Promise<Worker> } | null = null;
+let engine: { language: OcrLanguage; model: OcrModel; worker: Promise<Worker> } | null = null;
 /** Tasks of one thread run one at a time; this keeps engine parameters from mixing if that ever changes. */
 let queue: Promise<unknown> = Promise.resolve();
 
-async function startEngine(language: OcrLanguage): Promise<Worker> {
+async function startEngine(language: OcrLanguage, model: OcrModel): Promise<Worker> {
   const worker = await createWorker(language, OEM.LSTM_ONLY, {
-    langPath: languageDataDir(language),
+    langPath: languageDataDir(language, model),
     workerPath: tesseractWorkerScript(),
     // Read from the installed package every time; never write a cache next to the app.
     cacheMethod: 'none',
@@ -26,10 +27,10 @@ async function startEngine(language: OcrLanguage): Promise<Worker> {
   return worker;
 }
 
-function engineFor(language: OcrLanguage): Promise<Worker> {
-  if (engine?.language !== language) {
+function engineFor(language: OcrLanguage, model: OcrModel): Promise<Worker> {
+  if (engine?.language !== language || engine.model !== model) {
     const previous = engine;
-    engine = { language, worker: startEngine(language) };
+    engine = { language, model, worker: startEngine(language, model) };
     void previous?.worker.then((worker) => worker.terminate()).catch(() => undefined);
     // A failed start is not kept: the next page tries again.
     const current = engine;
@@ -42,6 +43,7 @@ function engineFor(language: OcrLanguage): Promise<Worker> {
 
 export interface RecognizeOptions {
   language: OcrLanguage;
+  model: OcrModel;
   /** Resolution of a rendered page; null lets tesseract read it from the image or estimate it. */
   dpi: number | null;
 }
@@ -52,7 +54,7 @@ export interface RecognizeOptions {
  */
 export function recognize(image: Uint8Array, options: RecognizeOptions): Promise<RecognizedPage> {
   const run = queue.then(async () => {
-    const worker = await engineFor(options.language);
+    const worker = await engineFor(options.language, options.model);
     await worker.setParameters({ user_defined_dpi: options.dpi === null ? '0' : String(Math.round(options.dpi)) });
     try {
       const result = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: false, tsv: true });

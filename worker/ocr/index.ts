@@ -1,10 +1,13 @@
 import fs from 'node:fs/promises';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocument } from 'pdf-lib';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanTask } from '../../main/common/ocr-tasks.js';
 import { recognize } from './engine.js';
-import { openPdf, planPdf, rotationOf, viewOf } from './pdf.js';
-import { imageCoverage, renderPage, wordsInPixels, wordsToPdfSpace } from './render.js';
+import { openPdf, openPdfStructure, planPdf, rotationOf, viewOf } from './pdf.js';
+import { embeddedScan } from './embedded-scan.js';
+import { imageCoverage, renderPage, wordsInPixels, wordsToPdfSpace, wordsToUserSpace } from './render.js';
 import { readTextLayer } from './text-layer.js';
+import type { PixelWord } from './tsv.js';
 import { meanConfidence, pageText, round, type LinedWord } from './words.js';
 
 // The OCR kind's worker side: a plan of the document, then one page at a time (text layer or OCR).
@@ -35,26 +38,35 @@ export async function ocrPage(task: OcrPageTask): Promise<OcrPageOutput> {
     const base = { page_number: task.pageNumber, unit: 'pdf_points' as const, width: round(view[2] - view[0]), height: round(view[3] - view[1]), rotation: rotationOf(page), text_layer_chars: layer.chars };
     if (reason === 'text_layer') {
       const total = performance.now() - started;
-      return { ...base, ...content(layer.words), source: 'text_layer', mean_confidence: null, dpi: null, reason, timings_ms: { render: 0, recognize: 0, total: round(total, 1) } };
+      return { ...base, ...content(layer.words), source: 'text_layer', mean_confidence: null, dpi: null, reason, image_source: null, timings_ms: { render: 0, recognize: 0, total: round(total, 1) } };
     }
     const renderStarted = performance.now();
-    const rendered = await renderPage(document, page, task.dpi);
+    const prepared = await prepareForOcr(document, page, task.dpi, await openPdfStructure(task.blobPath));
     const recognizeStarted = performance.now();
-    const recognized = await recognize(rendered.image, { language: task.language, dpi: rendered.dpi });
-    const words = wordsToPdfSpace(recognized.words, rendered.viewport);
+    const recognized = await recognize(prepared.image, { language: task.language, model: task.model, dpi: prepared.dpi });
+    const words = prepared.toPdfSpace(recognized.words);
     const done = performance.now();
     return {
       ...base,
       ...content(words),
       source: 'ocr',
       mean_confidence: meanConfidence(words.map(({ word }) => word)),
-      dpi: rendered.dpi,
+      dpi: prepared.dpi,
       reason,
+      image_source: prepared.source,
       timings_ms: { render: round(recognizeStarted - renderStarted, 1), recognize: round(done - recognizeStarted, 1), total: round(done - started, 1) },
     };
   } finally {
     page.cleanup();
   }
+}
+
+/** A page that is one scanned picture is read from the picture's own pixels; anything else is rendered. */
+async function prepareForOcr(document: PDFDocumentProxy, page: PDFPageProxy, dpi: number, structure: PDFDocument | null) {
+  const scan = await embeddedScan(page, dpi, structure ?? undefined);
+  if (scan) return { source: 'page_picture' as const, image: scan.image, dpi: scan.dpi, toPdfSpace: (words: readonly PixelWord[]) => wordsToUserSpace(words, scan.toUser) };
+  const rendered = await renderPage(document, page, dpi);
+  return { source: 'rendered_page' as const, image: rendered.image, dpi: rendered.dpi, toPdfSpace: (words: readonly PixelWord[]) => wordsToPdfSpace(words, rendered.viewport) };
 }
 
 async function chooseReason(task: OcrPageTask, page: PDFPageProxy, view: readonly [number, number, number, number], chars: number): Promise<OcrPageReason> {
@@ -72,7 +84,7 @@ function content(words: LinedWord[]) {
 async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPageOutput> {
   if (task.pageNumber !== 1) throw new Error(`an image has one page; page ${task.pageNumber} does not exist`);
   const bytes = await fs.readFile(task.blobPath);
-  const recognized = await recognize(bytes, { language: task.language, dpi: null });
+  const recognized = await recognize(bytes, { language: task.language, model: task.model, dpi: null });
   const words = wordsInPixels(recognized.words);
   const total = round(performance.now() - started, 1);
   return {
@@ -87,6 +99,7 @@ async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPa
     text_layer_chars: 0,
     dpi: null,
     reason: 'image',
+    image_source: 'image_file',
     timings_ms: { render: 0, recognize: total, total },
   };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { PDFDocument } from 'pdf-lib';
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPlan, OcrPlanPage } from '../../main/common/ocr-tasks.js';
 import { pdfjsAssetDirs } from '../../main/services/ocr-assets.js';
@@ -32,6 +33,27 @@ export async function openPdf(blobPath: string): Promise<PDFDocumentProxy> {
     });
   }
   return open.loading.promise;
+}
+
+/** Beyond this size a second parse of the file (pdf-lib, for stored scan pictures) is not worth its memory. */
+const MAX_STRUCTURE_BYTES = 256 * 1024 * 1024;
+
+let structure: { blobPath: string; document: Promise<PDFDocument | null> } | null = null;
+
+/**
+ * The same file parsed by pdf-lib, which reaches a page's stored picture bytes without decoding them; null
+ * when it cannot (encrypted, too large, unreadable), and then pdf.js does all the work.
+ */
+export function openPdfStructure(blobPath: string): Promise<PDFDocument | null> {
+  if (structure?.blobPath !== blobPath) {
+    const load = async () => {
+      const stat = await fs.stat(blobPath);
+      if (stat.size > MAX_STRUCTURE_BYTES) return null;
+      return PDFDocument.load(await fs.readFile(blobPath), { updateMetadata: false });
+    };
+    structure = { blobPath, document: load().catch(() => null) };
+  }
+  return structure.document;
 }
 
 export function rotationOf(page: PDFPageProxy): 0 | 90 | 180 | 270 {

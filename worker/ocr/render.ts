@@ -110,6 +110,11 @@ export function wordsToPdfSpace(words: readonly PixelWord[], viewport: Viewport)
   return words.map((word) => ({ word: boxAround(word.text, [point(word.left, word.top), point(word.right, word.bottom)], round(word.confidence, 2)), line: word.line }));
 }
 
+/** Pixel boxes (top-left origin) of a page's own scanned picture to PDF user space, through its matrix. */
+export function wordsToUserSpace(words: readonly PixelWord[], toUser: (x: number, y: number) => [number, number]): LinedWord[] {
+  return words.map((word) => ({ word: boxAround(word.text, [toUser(word.left, word.top), toUser(word.right, word.bottom)], round(word.confidence, 2)), line: word.line }));
+}
+
 /** Pixel boxes of an image document as stored: pixels, origin top-left, y down. */
 export function wordsInPixels(words: readonly PixelWord[]): LinedWord[] {
   return words.map((word): LinedWord => {

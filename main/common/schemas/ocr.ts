@@ -2,6 +2,10 @@ import { z } from 'zod';
 
 export const OCR_DEFAULT_DPI = 300;
 
+/** Shipped models: `fast` (tessdata_fast, the default, as native tesseract uses) and `best` (4.0.0_best_int). */
+export const OCR_MODELS = ['fast', 'best'] as const;
+export type OcrModel = (typeof OCR_MODELS)[number];
+
 export const OcrOptions = z
   .strictObject({
     force_ocr: z.boolean().default(false).describe('Recognise every page, even pages with a usable text layer'),
@@ -20,6 +24,10 @@ export const OcrOptions = z
       .default(10)
       .describe('A PDF page whose text layer has fewer non-blank characters is recognised instead of read'),
     language: z.enum(['eng']).default('eng').describe('Language of the text (only English language data ships)'),
+    model: z
+      .enum(OCR_MODELS)
+      .default('fast')
+      .describe('Recognition model: `fast` (tessdata_fast, the network native tesseract ships) or `best` (larger, about 1.5 times slower)'),
   })
   .meta({ id: 'OcrOptions' });
 export type OcrOptions = z.output<typeof OcrOptions>;
@@ -35,7 +43,12 @@ export interface OcrResultPage {
   mean_confidence: number | null;
   /** True when an earlier attempt of this job stored the page (the process stopped before the job ended). */
   resumed: boolean;
-  /** Resolution the page was rendered at (below options.dpi only for huge pages); null when not rendered. */
+  /**
+   * What tesseract read: `page_picture` (a scanned page's own picture, used as it is when the page is nothing
+   * else and its resolution is near options.dpi), `rendered_page` or `image_file`; null for text-layer pages.
+   */
+  image_source: 'page_picture' | 'rendered_page' | 'image_file' | null;
+  /** Resolution of what was read (the rendering's, or the page picture's own); null when not recognised. */
   dpi: number | null;
   /** Time spent in the worker: rendering, recognition, all of it; null for a page stored before a restart. */
   ms: { render: number; recognize: number; total: number } | null;
@@ -49,6 +62,7 @@ export interface OcrResult {
   page_count: number;
   dpi: number;
   language: string;
+  model: OcrModel;
   engine: string;
   pages: OcrResultPage[];
   totals: {

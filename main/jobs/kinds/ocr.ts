@@ -55,7 +55,7 @@ export const ocrHandler: JobKindHandler = {
     let done = wanted.length - todo.length;
     reportProgress(wanted.length === 0 ? 0 : done / wanted.length);
 
-    const readings = new Map<number, Pick<OcrPageOutput, 'reason' | 'dpi' | 'timings_ms'>>();
+    const readings = new Map<number, Pick<OcrPageOutput, 'reason' | 'image_source' | 'dpi' | 'timings_ms'>>();
     await forEachLimited(todo, pool.size, async (pageNumber) => {
       const { page } = await pool.run(
         {
@@ -68,11 +68,12 @@ export const ocrHandler: JobKindHandler = {
           dpi: options.dpi,
           minTextChars: options.min_text_chars,
           language: options.language,
+          model: options.model,
         },
         { signal, onProgress: noProgress },
       );
       await runtime.db.transaction().execute((trx) => storeJobPage(trx, runtime.clock, job, page));
-      readings.set(pageNumber, { reason: page.reason, dpi: page.dpi, timings_ms: page.timings_ms });
+      readings.set(pageNumber, { reason: page.reason, image_source: page.image_source, dpi: page.dpi, timings_ms: page.timings_ms });
       done += 1;
       reportProgress(done / wanted.length);
     });
@@ -87,6 +88,7 @@ export const ocrHandler: JobKindHandler = {
         word_count: row.word_count,
         mean_confidence: row.mean_confidence,
         resumed: earlier.has(row.page_number),
+        image_source: readings.get(row.page_number)?.image_source ?? null,
         dpi: readings.get(row.page_number)?.dpi ?? null,
         ms: readings.get(row.page_number)?.timings_ms ?? null,
       }));
@@ -99,7 +101,8 @@ export const ocrHandler: JobKindHandler = {
       page_count: plan.page_count,
       dpi: options.dpi,
       language: options.language,
-      engine: ocrEngineLabel(options.language),
+      model: options.model,
+      engine: ocrEngineLabel(options.language, options.model),
       pages,
       totals: {
         pages: pages.length,
