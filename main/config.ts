@@ -94,6 +94,8 @@ export const ConfigSchema = z.strictObject({
       pollIntervalMs: z.number().int().min(10).default(1000),
       /** 0: a 3xx answer is a failed attempt; otherwise up to this many hops, each checked like the first. */
       maxRedirects: z.number().int().min(0).max(10).default(0),
+      /** Finished deliveries (and their attempts) older than this are removed by maintenance; 0 keeps them all. */
+      deliveryRetentionDays: z.number().min(0).default(30),
     })
     .prefault({}),
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from 'standardwebhooks';
-import { WebhookEndpoint, WebhookEndpointWithSecret } from '../../main/common/schemas/webhooks.js';
+import { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../../main/common/schemas/webhooks.js';
+import { runMaintenance } from '../../main/jobs/maintenance.js';
 import { createCase } from '../helpers/instance.js';
 import { auditOf, dataOf, manualClock, type ManualClock } from '../helpers/integration-support.js';
 import { signaturesOf, startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
@@ -262,5 +263,46 @@ describe('secret rotation', () => {
     verifyDelivery(rotated.secret, hit);
     expect(() => verifyDelivery(endpoint.secret, hit)).toThrow(WebhookVerificationError);
     expect((await deliveryDetail(instance, (await deliveriesOf(instance, endpoint.id))[0]?.id ?? '')).status).toBe('succeeded');
+  });
+});
+
+describe('retention', () => {
+  it('maintenance removes deliveries finished longer ago than webhooks.deliveryRetentionDays, replays first, and keeps younger ones', async () => {
+    const { harness, clock, receiver } = await setup({ deliveryRetentionDays: 1 });
+    const { instance } = harness;
+    const endpoint = await createEndpoint(instance, { url: receiver.url, event_types: ['case.created'] });
+    await createCase(instance, 'Old one');
+    await createCase(instance, 'Old two');
+    await harness.drain();
+    const [second, first] = await deliveriesOf(instance, endpoint.id);
+    if (!first || !second) throw new Error('two deliveries expected');
+    dataOf(await instance.request({ method: 'POST', url: `/api/v1/webhook-deliveries/${first.id}/replay` }), WebhookDelivery, 202);
+    await harness.drain();
+    expect((await deliveriesOf(instance, endpoint.id)).map((delivery) => delivery.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    clock.advance(12 * 3600_000);
+    await createCase(instance, 'Young');
+    await harness.drain();
+    const young = (await deliveriesOf(instance, endpoint.id))[0];
+
+    // A day and a bit after the first three finished, twelve hours after the young one.
+    clock.advance(12 * 3600_000 + 60_000);
+    await runMaintenance(instance.runtime);
+    const left = await deliveriesOf(instance, endpoint.id);
+    expect(left.map((delivery) => delivery.id)).toEqual([young?.id]);
+    const gone = await instance.request({ method: 'GET', url: `/api/v1/webhook-deliveries/${first.id}` });
+    expect(gone.statusCode).toBe(404);
+    expect((await deliveryDetail(instance, young?.id ?? '')).attempts).toHaveLength(1);
+  });
+
+  it('keeps every delivery when the retention is 0', async () => {
+    const { harness, clock, receiver } = await setup({ deliveryRetentionDays: 0 });
+    const { instance } = harness;
+    const endpoint = await createEndpoint(instance, { url: receiver.url, event_types: ['case.created'] });
+    await createCase(instance, 'Kept');
+    await harness.drain();
+    clock.advance(400 * 86_400_000);
+    await runMaintenance(instance.runtime);
+    expect(await deliveriesOf(instance, endpoint.id)).toHaveLength(1);
   });
 });

@@ -103,3 +103,24 @@ export async function requeueDeliveringDeliveries(db: Executor, now: string): Pr
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Removes deliveries that finished before the cutoff, with their attempts. A delivery that a newer replay
+ * points to stays until that replay goes too (replays are removed first, in the same call).
+ */
+export async function deleteFinishedDeliveriesBefore(db: Executor, cutoff: string): Promise<number> {
+  let removed = 0;
+  // Two passes: replays first, then the originals they no longer hold.
+  for (let pass = 0; pass < 2; pass += 1) {
+    const finished = db
+      .selectFrom('webhook_deliveries as d')
+      .select('d.id')
+      .where('d.status', 'in', ['succeeded', 'failed'])
+      .where('d.completed_at', '<', cutoff)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as r').select('r.id').whereRef('r.replay_of', '=', 'd.id'))));
+    await db.deleteFrom('webhook_delivery_attempts').where('delivery_id', 'in', finished).execute();
+    const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', finished).executeTakeFirst();
+    removed += Number(result.numDeletedRows);
+  }
+  return removed;
+}
