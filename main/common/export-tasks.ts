@@ -1,4 +1,4 @@
-import type { ImageMode } from './schemas/exports.js';
+import type { BurnMethod, ImageMode } from './schemas/exports.js';
 import type { PageWord } from './schemas/pages.js';
 
 // Worker tasks of the export runner (main/jobs/exports.ts → worker/burn-in/). Plain data only.
@@ -30,6 +30,8 @@ export interface BurnSettings {
   labels: boolean;
   imageMode: ImageMode;
   jpegQuality: number;
+  /** auto: PDF pages are first redacted in their content (vector), rendered only when that is not safe. */
+  method: BurnMethod;
 }
 
 export type ExportDocumentType = 'pdf' | 'png' | 'jpeg' | 'tiff';
@@ -72,7 +74,8 @@ export interface LayerWord {
 export type PageImageEncoding = 'jpeg' | 'ccitt-g4';
 
 /** A page rebuilt from its burned image, ready to be assembled. */
-export interface BurnedPage {
+export interface RasterizedPage {
+  method: 'raster';
   page: number;
   /** MediaBox of the output page: the visible area (crop box) of the source page, in its user space. */
   box: [number, number, number, number];
@@ -83,7 +86,28 @@ export interface BurnedPage {
   words: LayerWord[];
   /** Texts of the words that lay under a box: what verification must not find on this page. */
   withheld: string[];
+  /** Why a PDF page could not be redacted in its content with method auto; null when it was not tried. */
+  fallback: string | null;
 }
+
+/**
+ * A PDF page redacted in its content: the source page is copied (cut down as copy.ts prepareCopy does) with
+ * this content instead of its own; the glyphs under the boxes are gone and the boxes drawn on top.
+ */
+export interface RewrittenPage {
+  method: 'vector';
+  page: number;
+  /** The new content stream, Flate-compressed, in a work file. */
+  contentPath: string;
+  /** Resource name the content uses for the labels' Helvetica-Bold; null when it draws no label. */
+  labelFont: string | null;
+  removedGlyphs: number;
+  /** The page's words that stay (the allowance of the leak check; no text layer is added). */
+  words: LayerWord[];
+  withheld: string[];
+}
+
+export type BurnedPage = RasterizedPage | RewrittenPage;
 
 export interface ExportBurnResult {
   kind: 'export-burn';

@@ -48,7 +48,7 @@ const RELEASABLE: Readonly<Record<string, ExportDocumentType>> = { pdf: 'pdf', p
 const PageWords = z.array(PageWord);
 
 function settingsOf(options: ExportOptions): BurnSettings {
-  return { dpi: options.dpi, padding: options.padding, labels: options.labels, imageMode: options.image_mode, jpegQuality: options.jpeg_quality };
+  return { dpi: options.dpi, padding: options.padding, labels: options.labels, imageMode: options.image_mode, jpegQuality: options.jpeg_quality, method: options.method };
 }
 
 function burnBox(box: Box, labels: boolean): BurnBox {
@@ -135,7 +135,7 @@ async function burnAll(ctx: BuildContext, material: ExportMaterial, documents: R
       }),
     ),
   );
-  const byDocument = new Map<number, { pageCount: number; pages: BurnedPage[] }>();
+  const byDocument: Burned = new Map();
   results.forEach((result, index) => {
     const id = tasks[index]?.task.source.documentId ?? 0;
     const entry = byDocument.get(id) ?? { pageCount: result.pageCount, pages: [] };
@@ -145,7 +145,7 @@ async function burnAll(ctx: BuildContext, material: ExportMaterial, documents: R
   return byDocument;
 }
 
-function assembleDocument(ctx: BuildContext, { material: document, type }: Releasable, burned: Map<number, { pageCount: number; pages: BurnedPage[] }>): AssembleDocument {
+function assembleDocument(ctx: BuildContext, { material: document, type }: Releasable, burned: Burned): AssembleDocument {
   const entry = burned.get(document.row.id);
   return { source: { documentId: document.row.id, path: ctx.runtime.blobs.pathFor(document.row.sha256), documentType: type }, pageCount: entry?.pageCount ?? null, burned: entry?.pages ?? [] };
 }
@@ -192,7 +192,38 @@ function coverSheetOf(material: ExportMaterial, documents: Releasable[], generat
   };
 }
 
-function summaryOf(documents: MaterialDocument[], skipped: SkippedDocument[], pages: number, verification: ExportVerification | null, files: number): ExportSummary {
+type Burned = Map<number, { pageCount: number; pages: BurnedPage[] }>;
+
+/** Rendered PDF pages listed in a summary at most. */
+const MAX_RENDERED_LISTED = 1000;
+
+/** How the burned pages were made: counts, and each rendered PDF page with the reason. */
+function burnSummary(documents: Releasable[], burned: Burned, settings: BurnSettings): NonNullable<ExportSummary['burn']> {
+  const summary: NonNullable<ExportSummary['burn']> = { vector_pages: 0, raster_pages: 0, rendered: [] };
+  for (const { material: document, type } of documents) {
+    const pages = [...(burned.get(document.row.id)?.pages ?? [])].sort((a, b) => a.page - b.page);
+    for (const page of pages) {
+      if (page.method === 'vector') {
+        summary.vector_pages += 1;
+        continue;
+      }
+      summary.raster_pages += 1;
+      if (type === 'pdf' && summary.rendered.length < MAX_RENDERED_LISTED) {
+        summary.rendered.push({ document_id: String(document.row.id), page: page.page, reason: page.fallback ?? (settings.method === 'raster' ? 'options.method is raster' : 'not tried') });
+      }
+    }
+  }
+  return summary;
+}
+
+function summaryOf(
+  documents: MaterialDocument[],
+  skipped: SkippedDocument[],
+  pages: number,
+  verification: ExportVerification | null,
+  files: number,
+  burn: ExportSummary['burn'] = null,
+): ExportSummary {
   return {
     documents: documents.length,
     pages,
@@ -200,6 +231,7 @@ function summaryOf(documents: MaterialDocument[], skipped: SkippedDocument[], pa
     by_exemption: countByExemption(documents),
     skipped_documents: skipped,
     verification: verification ? { files, pages: verification.pages, burned_pages: verification.burnedPages, withheld_words: verification.withheldWords } : null,
+    burn,
   };
 }
 
@@ -234,7 +266,7 @@ async function buildPdf(ctx: BuildContext, material: ExportMaterial, options: Ex
     staged: stagedOf(outputPath, assembled),
     mediaType: 'application/pdf',
     fileName: `${fileBase(material)}.pdf`,
-    summary: summaryOf(documents.map((entry) => entry.material), skipped, assembled.pages, verification, 1),
+    summary: summaryOf(documents.map((entry) => entry.material), skipped, assembled.pages, verification, 1, burnSummary(documents, burned, settings)),
   };
 }
 
@@ -295,7 +327,7 @@ async function buildZip(ctx: BuildContext, material: ExportMaterial, options: Ex
     staged,
     mediaType: 'application/zip',
     fileName: `${fileBase(material)}.zip`,
-    summary: summaryOf(documents.map((entry) => entry.material), skipped, pages, verification, documents.length),
+    summary: summaryOf(documents.map((entry) => entry.material), skipped, pages, verification, documents.length, burnSummary(documents, burned, settings)),
   };
 }
 

@@ -242,6 +242,41 @@ async function bornDigital(): Promise<CorpusDocument> {
   p7.node.set(PDFName.of('Annots'), doc.context.obj([stamp]));
   content(7, { x1: 398, y1: 598, x2: 522, y2: 642 });
 
+  // Page 8: only what content-level redaction (method auto) handles: a box cutting a word, a polygon, text
+  // drawn invisible under a box, and a word whose marked-content property list repeats it as /ActualText.
+  const p8 = doc.addPage([612, 792]);
+  const halfLine = 'Vectorkeep alpha Cinnabarhalf trailing';
+  draw(p8, font, halfLine, 72, 700);
+  const cinnabar = wordRect(font, halfLine, 'Cinnabarhalf', 72, 700);
+  const cinnabarLeft = { ...cinnabar, x2: (cinnabar.x1 + cinnabar.x2) / 2 };
+  boxes.push({ page: 8, kind: 'rectangle', layer: 'B6', rect: cinnabarLeft, review: 'accepted' });
+  black(8, cinnabarLeft);
+  content(8, wordRect(font, halfLine, 'Vectorkeep', 72, 700));
+  const polygonLine = 'Polygonal beta Gossamerine gamma region';
+  draw(p8, font, polygonLine, 72, 660);
+  const gossamer = wordRect(font, polygonLine, 'Gossamerine', 72, 660);
+  const kite = [
+    { x: gossamer.x1, y: (gossamer.y1 + gossamer.y2) / 2 },
+    { x: (gossamer.x1 + gossamer.x2) / 2, y: gossamer.y1 - 2 },
+    { x: gossamer.x2, y: (gossamer.y1 + gossamer.y2) / 2 },
+    { x: (gossamer.x1 + gossamer.x2) / 2, y: gossamer.y2 + 2 },
+  ];
+  boxes.push({ page: 8, kind: 'polygon', layer: 'B7', rect: bounds(kite), points: kite, review: 'accepted' });
+  black(8, { x1: (gossamer.x1 + gossamer.x2) / 2 - 3, y1: gossamer.y1 + 2, x2: (gossamer.x1 + gossamer.x2) / 2 + 3, y2: gossamer.y2 - 2 });
+  const p8Font = p8.node.Resources()?.lookup(PDFName.of('Font'), PDFDict)?.keys()[0]?.decodeText() ?? 'F1';
+  p8.node.addContentStream(
+    doc.context.register(
+      doc.context.stream(
+        `/Span /MC0 BDC BT /${p8Font} 12 Tf 3 Tr 72 620 Td (Invisiblesecret) Tj ET EMC /Span << /ActualText (Actualsecret) >> BDC BT /${p8Font} 12 Tf 72 580 Td (Wrappedword) Tj ET EMC`,
+      ),
+    ),
+  );
+  p8.node.Resources()?.set(PDFName.of('Properties'), doc.context.obj({ MC0: { ActualText: PDFString.of('Propertysecret') } }));
+  const hiddenBox = wordRect(font, 'Invisiblesecret', 'Invisiblesecret', 72, 620);
+  const wrappedBox = wordRect(font, 'Wrappedword', 'Wrappedword', 72, 580);
+  boxes.push({ page: 8, kind: 'rectangle', layer: 'B6', rect: hiddenBox, review: 'accepted' }, { page: 8, kind: 'rectangle', layer: 'B6', rect: wrappedBox, review: 'accepted' });
+  black(8, wrappedBox);
+
   doc.setTitle('Infosecret');
   doc.setAuthor('Infosecret author');
   doc.addJavaScript('greeting', 'app.alert("Jssecret");');
@@ -273,7 +308,7 @@ async function bornDigital(): Promise<CorpusDocument> {
     ],
     String(doc.context.trailerInfo.Root),
   );
-  return { name: 'born-digital.pdf', bytes: updated, type: 'pdf', pages: 7, stored: [], boxes, pixelChecks: checks };
+  return { name: 'born-digital.pdf', bytes: updated, type: 'pdf', pages: 8, stored: [], boxes, pixelChecks: checks };
 }
 
 function bounds(points: { x: number; y: number }[]): Rect {
@@ -536,8 +571,14 @@ export async function buildCorpus(): Promise<Corpus> {
       'Imagesecret',
       'Tiffsecret',
       'Sharedsecret',
+      'Cinnabarhalf',
+      'Gossamerine',
+      'Invisiblesecret',
+      'Actualsecret',
+      'Propertysecret',
+      'Wrappedword',
     ],
-    kept: ['Harborview', 'Ledgerstone', 'Lindenbaum', 'Saltmarsh', 'Pemberton', 'Juniperhall', 'Plainpage', 'Stamppage', 'Rejectedword', 'Hollowmere', 'Cobblestone', 'Keepimage', 'Tiffkeep', 'Meadowlark', 'Brambleton', 'Sharedkeep'],
+    kept: ['Vectorkeep', 'trailing', 'Polygonal', 'region', 'Harborview', 'Ledgerstone', 'Lindenbaum', 'Saltmarsh', 'Pemberton', 'Juniperhall', 'Plainpage', 'Stamppage', 'Rejectedword', 'Hollowmere', 'Cobblestone', 'Keepimage', 'Tiffkeep', 'Meadowlark', 'Brambleton', 'Sharedkeep'],
     pendingWord: 'Pendingword',
   };
 }
@@ -602,10 +643,10 @@ export function encodings(word: string): string[] {
   return [word, latin.toString('hex'), latin.toString('hex').toUpperCase(), utf16.toString('latin1'), utf16.toString('hex'), utf16.toString('hex').toUpperCase()];
 }
 
-/** Grey pixels (0 black … 255 white) of one page rendered by pdftoppm. */
+/** Grey pixels (0 black … 255 white) of one page rendered by pdftoppm: its crop box, as a viewer shows it. */
 export function renderGray(bytes: Buffer, page: number, dpi: number): { width: number; height: number; pixels: Uint8Array } {
   return withTempFile(bytes, (file, dir) => {
-    execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), file, path.join(dir, 'page')]);
+    execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-cropbox', '-f', String(page), '-l', String(page), file, path.join(dir, 'page')]);
     const name = fs.readdirSync(dir).find((entry) => entry.startsWith('page') && entry.endsWith('.pgm'));
     if (!name) throw new Error('pdftoppm wrote no page');
     const data = fs.readFileSync(path.join(dir, name));

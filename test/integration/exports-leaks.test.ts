@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { LAYER_INFO, type Layer } from '../../main/common/redaction-catalog.js';
+import type { Export } from '../../main/common/schemas/exports.js';
 import {
   buildCorpus,
   darkShare,
@@ -66,6 +67,32 @@ function expectPixels(bytes: Buffer, document: CorpusDocument): void {
   }
 }
 
+const METHODS = ['auto', 'raster'] as const;
+
+/**
+ * Which pages were redacted in their content: with auto, every born-digital page the content rewriting can
+ * handle (two columns, /Rotate 90, offset crop box, cut word, polygon, invisible and marked text); the others
+ * rendered for the stated reason. With raster, every page rendered.
+ */
+function expectMethods(exported: Export, method: (typeof METHODS)[number], documentIds: readonly string[]): void {
+  const burn = exported.summary?.burn;
+  const [bornDigital, scanned, , , shared] = documentIds;
+  const rendered = Object.fromEntries((burn?.rendered ?? []).map((entry) => [`${entry.document_id}/${entry.page}`, entry.reason]));
+  if (method === 'raster') {
+    expect(burn?.vector_pages).toBe(0);
+    expect(Object.values(rendered).every((reason) => reason === 'options.method is raster')).toBe(true);
+    expect(Object.keys(rendered)).toHaveLength(8);
+    return;
+  }
+  expect(burn?.vector_pages, JSON.stringify(burn)).toBe(4);
+  expect(rendered).toEqual({
+    [`${bornDigital}/1`]: expect.stringMatching(/annotations or form fields/),
+    [`${bornDigital}/5`]: 'a box covers the whole page',
+    [`${scanned}/1`]: 'an image lies under a box',
+    [`${shared}/1`]: 'a form XObject lies under a box',
+  });
+}
+
 function appliedCount(corpus: Corpus, layer?: Layer): number {
   return corpus.documents.reduce(
     (sum, document) => sum + document.boxes.filter((box) => (box.review === 'accepted' || box.review === 'review-accept') && (!layer || box.layer === layer)).length,
@@ -110,7 +137,7 @@ describe('exports: nothing under a box survives', () => {
       .filter((document) => document.type === 'pdf')
       .map((document) => pdftotext(document.bytes) + qpdfExpanded(document.bytes) + rawTexts(document.bytes))
       .join('\n');
-    for (const secret of ['Sharedsecret', 'Zebulon', 'Ostrakon', 'Wexford4417', 'Thistledown', 'Outsidecrop', 'Fullpagesecret', 'Annotsecret', 'Revisionsecret', 'Infosecret', 'Xmpsecret', 'Outlinesecret', 'Jssecret', 'Formsecret', 'Kestrelwood']) {
+    for (const secret of ['Sharedsecret', 'Zebulon', 'Ostrakon', 'Wexford4417', 'Thistledown', 'Outsidecrop', 'Fullpagesecret', 'Annotsecret', 'Revisionsecret', 'Infosecret', 'Xmpsecret', 'Outlinesecret', 'Jssecret', 'Formsecret', 'Kestrelwood', 'Cinnabarhalf', 'Gossamerine', 'Invisiblesecret', 'Actualsecret', 'Propertysecret', 'Wrappedword']) {
       expect(encodings(secret).some((form) => sourceText.includes(form)), `the corpus contains ${secret}`).toBe(true);
     }
   }, 120_000);
@@ -118,73 +145,77 @@ describe('exports: nothing under a box survives', () => {
     await harness?.close();
   });
 
-  it('pdf: one release PDF in document order with a cover sheet; no secret in text or bytes; kept text found', async () => {
-    const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, options: { cover_sheet: true } });
-    expect(exported.file).toMatchObject({ media_type: 'application/pdf', size: bytes.length, sha256: sha256(bytes) });
-    const pages = 1 + corpus.documents.reduce((sum, document) => sum + document.pages, 0);
-    expect(exported.summary).toMatchObject({ documents: 5, pages, redactions: appliedCount(corpus), skipped_documents: [] });
-    expect(exported.summary?.verification).toMatchObject({ files: 1, pages });
-    expect(exported.summary?.verification?.withheld_words).toBeGreaterThan(10);
+  for (const method of METHODS) {
+    it(`pdf, method ${method}: one release PDF in document order with a cover sheet; no secret in text or bytes; kept text found`, async () => {
+      const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, options: { cover_sheet: true, method } });
+      expect(exported.file).toMatchObject({ media_type: 'application/pdf', size: bytes.length, sha256: sha256(bytes) });
+      const pages = 1 + corpus.documents.reduce((sum, document) => sum + document.pages, 0);
+      expect(exported.summary).toMatchObject({ documents: 5, pages, redactions: appliedCount(corpus), skipped_documents: [] });
+      expect(exported.summary?.verification).toMatchObject({ files: 1, pages });
+      expect(exported.summary?.verification?.withheld_words).toBeGreaterThan(10);
 
-    expectNoSecrets(bytes, [...corpus.secrets], 'release.pdf');
-    expectBareStructure(bytes, 'release.pdf');
-    const text = pdftotext(bytes);
-    expect([...corpus.kept, corpus.pendingWord].filter((word) => !text.includes(word)), 'kept words pdftotext does not find').toEqual([]);
-    // Documents in upload order, the cover first.
-    const order = ['Records release', 'Leak corpus', 'Harborview', 'Lindenbaum', 'Pemberton', 'Juniperhall', 'Plainpage', 'Stamppage', 'Hollowmere', 'Cobblestone', 'Meadowlark', 'Brambleton', 'Sharedkeep'];
-    const positions = order.map((word) => text.indexOf(word));
-    expect(positions.every((position) => position >= 0)).toBe(true);
-    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    const cover = pdftotext(bytes, { layout: true, page: 1 });
-    expect(cover).toContain('Leak corpus');
-    expect(cover).toMatch(new RegExp(`Redactions: ${appliedCount(corpus)}\\b`));
-    for (const layer of ['B1', 'B3', 'B4', 'B5', 'B6', 'B7'] as const) {
-      const line = cover.split('\n').find((entry) => entry.trimStart().startsWith(LAYER_INFO[layer].exemption)) ?? '';
-      expect(line, `cover line of ${layer}`).toContain(LAYER_INFO[layer].label);
-      expect(line.trim().split(/\s+/).at(-1), `count of ${layer}`).toBe(String(appliedCount(corpus, layer)));
-    }
-    // Labels: the full-page box of page 5 (output page 6) carries its exemption code in white.
-    const full = renderGray(bytes, 6, 72);
-    const share = darkShare(full, { x1: 0, y1: 0, x2: full.width, y2: full.height });
-    expect(share).toBeGreaterThan(0.95);
-    expect(share).toBeLessThan(0.9999);
-    expect(exported.summary?.by_exemption).toEqual({ '(b)(1)': 1, '(b)(3)': 1, '(b)(4)': 1, '(b)(5)': 2, '(b)(6)': 7, '(b)(7)': 2 });
-  }, 120_000);
+      expectNoSecrets(bytes, [...corpus.secrets], 'release.pdf');
+      expectBareStructure(bytes, 'release.pdf');
+      const text = pdftotext(bytes);
+      expect([...corpus.kept, corpus.pendingWord].filter((word) => !text.includes(word)), 'kept words pdftotext does not find').toEqual([]);
+      // Documents in upload order, the cover first.
+      const order = ['Records release', 'Leak corpus', 'Harborview', 'Lindenbaum', 'Pemberton', 'Juniperhall', 'Plainpage', 'Stamppage', 'Vectorkeep', 'Hollowmere', 'Cobblestone', 'Meadowlark', 'Brambleton', 'Sharedkeep'];
+      const positions = order.map((word) => text.indexOf(word));
+      expect(positions.every((position) => position >= 0)).toBe(true);
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      const cover = pdftotext(bytes, { layout: true, page: 1 });
+      expect(cover).toContain('Leak corpus');
+      expect(cover).toMatch(new RegExp(`Redactions: ${appliedCount(corpus)}\\b`));
+      for (const layer of ['B1', 'B3', 'B4', 'B5', 'B6', 'B7'] as const) {
+        const line = cover.split('\n').find((entry) => entry.trimStart().startsWith(LAYER_INFO[layer].exemption)) ?? '';
+        expect(line, `cover line of ${layer}`).toContain(LAYER_INFO[layer].label);
+        expect(line.trim().split(/\s+/).at(-1), `count of ${layer}`).toBe(String(appliedCount(corpus, layer)));
+      }
+      // Labels: the full-page box of page 5 (output page 6) carries its exemption code in white.
+      const full = renderGray(bytes, 6, 72);
+      const share = darkShare(full, { x1: 0, y1: 0, x2: full.width, y2: full.height });
+      expect(share).toBeGreaterThan(0.95);
+      expect(share).toBeLessThan(0.9999);
+      expect(exported.summary?.by_exemption).toEqual({ '(b)(1)': 1, '(b)(3)': 1, '(b)(4)': 1, '(b)(5)': 2, '(b)(6)': 10, '(b)(7)': 3 });
+      expectMethods(exported, method, loaded.documentIds);
+    }, 120_000);
 
-  it('zip: every document file is leak-free, its boxes black where a viewer draws them; manifest, log and record agree', async () => {
-    const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, format: 'zip', options: { labels: false } });
-    expect(exported.file?.media_type).toBe('application/zip');
-    const files = await unzip(bytes);
-    const names = [...files.keys()].sort();
-    expect(names).toEqual(['case.json', 'documents/001-born-digital.pdf', 'documents/002-scanned.pdf', 'documents/003-photo.pdf', 'documents/004-scan.pdf', 'documents/005-shared.pdf', 'manifest.json', 'redaction-log.csv']);
-    const manifest = JSON.parse(files.get('manifest.json')?.toString('utf8') ?? '{}') as { schema_version: number; files: { path: string; size: number; sha256: string }[] };
-    expect(manifest.schema_version).toBe(1);
-    expect(manifest.files.map((file) => file.path).sort()).toEqual(names.filter((name) => name !== 'manifest.json'));
-    for (const entry of manifest.files) {
-      const content = files.get(entry.path) as Buffer;
-      expect({ size: content.length, sha256: sha256(content) }, entry.path).toEqual({ size: entry.size, sha256: entry.sha256 });
-    }
-    for (const [index, document] of corpus.documents.entries()) {
-      const name = names.find((entry) => entry.startsWith(`documents/00${index + 1}-`)) ?? '';
-      const pdf = files.get(name) as Buffer;
-      expectNoSecrets(pdf, corpus.secrets, name);
-      expectBareStructure(pdf, name);
-      expectPixels(pdf, document);
-    }
-    // The page without redactions or visible annotations was copied, its text still vector text.
-    expect(qpdfExpanded(files.get('documents/001-born-digital.pdf') as Buffer)).toContain('(Plainpage Visible text) Tj');
-    // The text files name no secret either (the suggestion's pending_reason named one).
-    for (const name of ['case.json', 'redaction-log.csv', 'manifest.json']) {
-      const content = files.get(name)?.toString('utf8') ?? '';
-      for (const secret of corpus.secrets) expect(content.includes(secret), `${name} contains ${secret}`).toBe(false);
-    }
-    const log = files.get('redaction-log.csv')?.toString('utf8') ?? '';
-    expect(log.trimEnd().split('\r\n')).toHaveLength(1 + appliedCount(corpus));
-    const record = JSON.parse(files.get('case.json')?.toString('utf8') ?? '{}') as { schema_version: number; documents: { redactions: { state: string; applied: boolean }[] }[] };
-    expect(record.schema_version).toBe(1);
-    expect(record.documents.flatMap((document) => document.redactions).filter((redaction) => redaction.applied)).toHaveLength(appliedCount(corpus));
-    expect(record.documents.flatMap((document) => document.redactions).map((redaction) => redaction.state).sort()).toContain('rejected');
-  }, 120_000);
+    it(`zip, method ${method}: every document file is leak-free, its boxes black where a viewer draws them; manifest, log and record agree`, async () => {
+      const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, format: 'zip', options: { labels: false, method } });
+      expectMethods(exported, method, loaded.documentIds);
+      expect(exported.file?.media_type).toBe('application/zip');
+      const files = await unzip(bytes);
+      const names = [...files.keys()].sort();
+      expect(names).toEqual(['case.json', 'documents/001-born-digital.pdf', 'documents/002-scanned.pdf', 'documents/003-photo.pdf', 'documents/004-scan.pdf', 'documents/005-shared.pdf', 'manifest.json', 'redaction-log.csv']);
+      const manifest = JSON.parse(files.get('manifest.json')?.toString('utf8') ?? '{}') as { schema_version: number; files: { path: string; size: number; sha256: string }[] };
+      expect(manifest.schema_version).toBe(1);
+      expect(manifest.files.map((file) => file.path).sort()).toEqual(names.filter((name) => name !== 'manifest.json'));
+      for (const entry of manifest.files) {
+        const content = files.get(entry.path) as Buffer;
+        expect({ size: content.length, sha256: sha256(content) }, entry.path).toEqual({ size: entry.size, sha256: entry.sha256 });
+      }
+      for (const [index, document] of corpus.documents.entries()) {
+        const name = names.find((entry) => entry.startsWith(`documents/00${index + 1}-`)) ?? '';
+        const pdf = files.get(name) as Buffer;
+        expectNoSecrets(pdf, corpus.secrets, name);
+        expectBareStructure(pdf, name);
+        expectPixels(pdf, document);
+      }
+      // The page without redactions or visible annotations was copied, its text still vector text.
+      expect(qpdfExpanded(files.get('documents/001-born-digital.pdf') as Buffer)).toContain('(Plainpage Visible text) Tj');
+      // The text files name no secret either (the suggestion's pending_reason named one).
+      for (const name of ['case.json', 'redaction-log.csv', 'manifest.json']) {
+        const content = files.get(name)?.toString('utf8') ?? '';
+        for (const secret of corpus.secrets) expect(content.includes(secret), `${name} contains ${secret}`).toBe(false);
+      }
+      const log = files.get('redaction-log.csv')?.toString('utf8') ?? '';
+      expect(log.trimEnd().split('\r\n')).toHaveLength(1 + appliedCount(corpus));
+      const record = JSON.parse(files.get('case.json')?.toString('utf8') ?? '{}') as { schema_version: number; documents: { redactions: { state: string; applied: boolean }[] }[] };
+      expect(record.schema_version).toBe(1);
+      expect(record.documents.flatMap((document) => document.redactions).filter((redaction) => redaction.applied)).toHaveLength(appliedCount(corpus));
+      expect(record.documents.flatMap((document) => document.redactions).map((redaction) => redaction.state).sort()).toContain('rejected');
+    }, 120_000);
+  }
 
   it('pending suggestions count only when asked: include_pending burns them too', async () => {
     const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, filters: { include_pending: true, document_ids: [loaded.documentIds[0]] } });

@@ -48,7 +48,7 @@ describe('exports: requests', () => {
       file: null,
       summary: null,
       filters: { document_ids: null, layers: ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7'], include_pending: false, document_statuses: ['active'] },
-      options: { cover_sheet: false, dpi: 200, padding: 1, labels: true, image_mode: 'auto', jpeg_quality: 80 },
+      options: { cover_sheet: false, dpi: 200, padding: 1, labels: true, image_mode: 'auto', jpeg_quality: 80, method: 'auto' },
     });
     expect(created.filters.case_statuses).not.toContain('deleted');
     expect((await eventsOf(h.instance, 'export', created.id)).map((event) => event.type)).toEqual(['export.created']);
@@ -71,6 +71,7 @@ describe('exports: requests', () => {
     expect(await field({ case_id: caseId, filters: { document_ids: [documentId, documentId] } })).toContain('filters.document_ids');
     expect(await field({ case_id: caseId, options: { dpi: 10 } })).toContain('options.dpi');
     expect(await field({ case_id: caseId, options: { padding: -1 } })).toContain('options.padding');
+    expect(await field({ case_id: caseId, options: { method: 'vector' } })).toContain('options.method');
     expect(await field({ case_id: caseId, format: 'csv', options: { dpi: 200 } })).toEqual(['options']);
     expect(await field({ case_id: caseId, format: 'zip', options: { cover_sheet: true } })).toEqual(['options.cover_sheet']);
     const otherCase = await createCase(h.instance, 'Another case');
@@ -250,7 +251,8 @@ describe('exports: background work', () => {
     expect(created.statusCode).toBe(201);
     const blobsBefore = await h.instance.runtime.db.selectFrom('blobs').select('sha256').execute();
 
-    const slow = await requestExport(h.instance, { case_id: bigCase, options: { dpi: 300, image_mode: 'color' } });
+    // Rendered pages at 300 dpi: slow enough to be cancelled while processing.
+    const slow = await requestExport(h.instance, { case_id: bigCase, options: { dpi: 300, image_mode: 'color', method: 'raster' } });
     const processing = await waitForExport(h.instance, slow.id, ['processing', 'completed', 'failed']);
     expect(processing.status).toBe('processing');
     errorOf(await h.instance.request({ method: 'GET', url: `/api/v1/exports/${slow.id}/download-url` }), 409, 'conflict');

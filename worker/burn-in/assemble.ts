@@ -5,6 +5,7 @@ import {
   degrees,
   drawObject,
   PDFDocument,
+  PDFName,
   popGraphicsState,
   pushGraphicsState,
   rgb,
@@ -12,11 +13,12 @@ import {
   type PDFFont,
   type PDFPage,
 } from 'pdf-lib';
-import type { AssembleDocument, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck } from '../../main/common/export-tasks.js';
+import type { AssembleDocument, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
+import { addLabelFont } from './vector/redact.js';
 
 // One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
 
@@ -40,7 +42,7 @@ function textLayer(font: PDFFont, fontName: string, words: readonly LayerWord[])
   return parts.join('\n');
 }
 
-async function addBurnedPage(out: PDFDocument, font: PDFFont, burned: BurnedPage): Promise<PDFPage> {
+async function addBurnedPage(out: PDFDocument, font: PDFFont, burned: RasterizedPage): Promise<PDFPage> {
   const [x0, y0, x1, y1] = burned.box;
   const page = out.addPage([x1 - x0, y1 - y0]);
   page.setMediaBox(x0, y0, x1 - x0, y1 - y0);
@@ -120,18 +122,37 @@ interface Placed {
   pages: number;
 }
 
-/** Adds one document's pages in order: burned ones from their images, the others copied (or rendered). */
+/**
+ * A page redacted in its content: the source page cut down like any copy, with the rewritten content (written
+ * Flate-compressed by the burn task) instead of its own, and the labels' font among its resources.
+ */
+async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promise<void> {
+  const content = source.context.register(source.context.stream(await fs.readFile(page.contentPath), { Filter: 'FlateDecode' }));
+  prepareCopy(source, page.page - 1, content);
+  // prepareCopy made the page a resource dictionary of its own.
+  const resources = source.getPage(page.page - 1).node.Resources();
+  if (!resources) throw new Error('a rewritten page has no resources');
+  // The rewritten content names no property list (BDC became BMC); none may travel, whatever a tag is called.
+  resources.delete(PDFName.of('Properties'));
+  if (page.labelFont) addLabelFont(source.context, resources, page.labelFont);
+}
+
+/**
+ * Adds one document's pages in order: rendered ones from their images, rewritten ones and the others copied
+ * (or rendered when they cannot be copied).
+ */
 async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocument, task: ExportAssembleTask, firstPage: number): Promise<Placed> {
   const label = `document ${entry.source.documentId}`;
-  const burned = new Map(entry.burned.map((page) => [page.page, page]));
+  const burned = new Map<number, BurnedPage>(entry.burned.map((page) => [page.page, page]));
   const checks: PageCheck[] = [];
-  const place = async (page: BurnedPage, index: number) => {
+  const check = (page: BurnedPage, index: number) => checks.push({ outputPage: firstPage + index, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
+  const place = async (page: RasterizedPage, index: number) => {
     await addBurnedPage(out, font, page);
-    checks.push({ outputPage: firstPage + index, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
+    check(page, index);
   };
   if (entry.source.documentType !== 'pdf') {
     // Images were burned whole (every page, boxes or not): their pixels are always rewritten.
-    const pages = [...entry.burned].sort((a, b) => a.page - b.page);
+    const pages = [...entry.burned].filter((page): page is RasterizedPage => page.method === 'raster').sort((a, b) => a.page - b.page);
     for (const [index, page] of pages.entries()) await place(page, index);
     return { checks, pages: pages.length };
   }
@@ -144,14 +165,19 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   }
   const pageCount = entry.pageCount ?? source?.getPageCount() ?? (await countPages(bytes));
   if (source && source.getPageCount() !== pageCount) source = null;
+  const rewritten = entry.burned.filter((page): page is RewrittenPage => page.method === 'vector');
+  if (rewritten.length > 0 && !source) throw new Error(`${label} was redacted in its content but pdf-lib cannot read it now`);
   const copies = new Map<number, number>();
   if (source) {
     for (let number = 1; number <= pageCount; number += 1) {
-      if (burned.has(number)) continue;
+      const page = burned.get(number);
+      if (page?.method === 'raster') continue;
       try {
-        prepareCopy(source, number - 1);
+        if (page?.method === 'vector') await prepareRewritten(source, page);
+        else prepareCopy(source, number - 1);
         copies.set(number, copies.size);
       } catch (error) {
+        if (page?.method === 'vector') throw new Error(`${label} page ${number} cannot be assembled: ${error instanceof Error ? error.message : String(error)}`);
         if (!(error instanceof CannotCopyPage)) throw error;
       }
     }
@@ -165,8 +191,12 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   }
   for (let number = 1; number <= pageCount; number += 1) {
     const page = burned.get(number);
-    if (page) await place(page, number - 1);
-    else out.addPage(copied[copies.get(number) ?? -1] as PDFPage);
+    if (page?.method === 'raster') {
+      await place(page, number - 1);
+      continue;
+    }
+    out.addPage(copied[copies.get(number) ?? -1] as PDFPage);
+    if (page) check(page, number - 1);
   }
   return { checks, pages: pageCount };
 }
@@ -180,14 +210,14 @@ async function countPages(bytes: Uint8Array): Promise<number> {
   }
 }
 
-async function renderPlain(entry: AssembleDocument, pages: number[], task: ExportAssembleTask): Promise<BurnedPage[]> {
+async function renderPlain(entry: AssembleDocument, pages: number[], task: ExportAssembleTask): Promise<RasterizedPage[]> {
   if (entry.source.documentType !== 'pdf') {
     const result = await burnPages({ kind: 'export-burn', exportId: task.exportId, source: entry.source, pages: [], allPages: true, settings: task.settings, workPrefix: task.workPrefix }, () => undefined);
-    return result.pages;
+    return result.pages.filter((page): page is RasterizedPage => page.method === 'raster');
   }
   const document = await openPdf(await readSource(entry.source));
   try {
-    const rendered: BurnedPage[] = [];
+    const rendered: RasterizedPage[] = [];
     for (const page of pages) {
       rendered.push(await burnPdfPage(document, { page, boxes: [], words: null }, task.settings, `${task.workPrefix}-d${entry.source.documentId}-p${page}-plain.img`));
     }

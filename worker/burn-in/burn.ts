@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord } from '../../main/common/export-tasks.js';
+import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { encodePage, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
+import { rewritePages, type VectorOutcome } from './vector-pages.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Burn-in of one document's pages: render, black out the boxes, keep the words outside them.
@@ -148,30 +149,43 @@ async function sortWords(raster: Raster, boxes: readonly BurnBox[], layerSource:
   return { words, withheld: [...withheld] };
 }
 
-async function finishPage(raster: Raster, request: BurnPageRequest, layerSource: SourceWord[], alsoCheck: SourceWord[], settings: BurnSettings, file: string): Promise<BurnedPage> {
+async function finishPage(
+  raster: Raster,
+  request: BurnPageRequest,
+  layerSource: SourceWord[],
+  alsoCheck: SourceWord[],
+  settings: BurnSettings,
+  file: string,
+  fallback: string | null = null,
+): Promise<RasterizedPage> {
   const sorted = await sortWords(raster, request.boxes, layerSource, alsoCheck);
   paintBoxes(raster.context, request.boxes, { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate });
   const image = await encodePage(raster.canvas, settings);
   await fs.writeFile(file, image.bytes);
   return {
+    method: 'raster',
     page: request.page,
     box: raster.box,
     rotate: raster.rotate,
     image: { path: file, encoding: image.encoding, width: image.width, height: image.height, place: raster.place },
     words: sorted.words,
     withheld: sorted.withheld,
+    fallback,
   };
 }
 
-/** Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own. */
-export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string): Promise<BurnedPage> {
+/**
+ * Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own.
+ * `fallback` says why the page is rendered though method auto tried it in its content.
+ */
+export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null): Promise<RasterizedPage> {
   const page = await document.getPage(request.page);
   try {
     const raster = await rasterOfPdfPage(document, page, settings);
     // After rendering, the page's fonts are loaded and their widths place the words.
     const fromRuns = await wordsFromRuns(await textRuns(page), fontWidthsOf(page));
     const stored = storedWords(request.words);
-    return await finishPage(raster, request, stored ?? fromRuns, stored ? fromRuns : [], settings, file);
+    return await finishPage(raster, request, stored ?? fromRuns, stored ? fromRuns : [], settings, file, fallback);
   } finally {
     page.cleanup();
   }
@@ -224,16 +238,20 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
   const document = await openPdf(isTiff ? (await tiffAsPdf(bytes)).pdf : bytes);
   try {
     const requests = requestsFor(task, document.numPages);
+    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, requests, task) : new Map();
     for (const [index, request] of requests.entries()) {
       const file = pageFile(task.workPrefix, task.source, request.page);
-      if (isTiff) {
+      const outcome = rewritten.get(request.page);
+      if (outcome !== undefined && typeof outcome !== 'string') {
+        pages.push(outcome);
+      } else if (isTiff) {
         // The wrapper's page measures the image in pixels: render it 1:1 and treat it like any image.
         const page = await document.getPage(request.page);
         const raster = await rasterOfPdfPage(document, page, { ...task.settings, dpi: 72 });
         page.cleanup();
         pages.push(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, file));
       } else {
-        pages.push(await burnPdfPage(document, request, task.settings, file));
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null));
       }
       report((index + 1) / requests.length);
     }

@@ -114,9 +114,11 @@ function showsAnnotations(context: PDFContext, annots: PDFObject | undefined): b
 
 /**
  * Cuts a page of the (never saved) source document down to what draws it, in place, so copyPages takes
- * nothing else along. Throws CannotCopyPage when the content cannot be read; the page is then rendered.
+ * nothing else along. `contents` (a stream of the source's context) replaces the page's own content, and the
+ * resources are cut to what it uses. Throws CannotCopyPage when the content cannot be read; the page is then
+ * rendered.
  */
-export function prepareCopy(source: PDFDocument, pageIndex: number): void {
+export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: PDFRef): void {
   const page = source.getPage(pageIndex).node;
   const context = source.context;
   if (showsAnnotations(context, page.get(PDFName.of('Annots')))) throw new CannotCopyPage('the page shows annotations or form fields');
@@ -127,9 +129,10 @@ export function prepareCopy(source: PDFDocument, pageIndex: number): void {
       if (inherited) page.set(name, inherited);
     }
   }
-  const contents = streamBytes(context, page.get(PDFName.of('Contents')));
+  if (contents) page.set(PDFName.of('Contents'), contents);
+  const content = streamBytes(context, page.get(PDFName.of('Contents')));
   const resources = resolve(context, page.get(PDFName.of('Resources')));
-  page.set(PDFName.of('Resources'), prune(context, resources instanceof PDFDict ? resources : (context.obj({}) as PDFDict), contents, new Set()));
+  page.set(PDFName.of('Resources'), prune(context, resources instanceof PDFDict ? resources : (context.obj({}) as PDFDict), content, new Set()));
   for (const key of page.keys()) {
     if (key !== PDFName.of('Parent') && !PAGE_KEYS.includes(key.decodeText())) page.delete(key);
   }

@@ -64,6 +64,10 @@ export type ResolvedExportFilters = z.infer<typeof ResolvedExportFilters>;
 export const IMAGE_MODES = ['auto', 'color', 'bilevel'] as const;
 export type ImageMode = (typeof IMAGE_MODES)[number];
 
+/** How redacted PDF pages are made: `auto` removes what lies under the boxes from the page content where that is safe, else renders; `raster` always renders. */
+export const BURN_METHODS = ['auto', 'raster'] as const;
+export type BurnMethod = (typeof BURN_METHODS)[number];
+
 /** Burn-in options of pdf and zip exports. */
 export const ExportOptions = z
   .strictObject({
@@ -73,6 +77,10 @@ export const ExportOptions = z
     labels: z.boolean().default(true).describe('Print the exemption code, e.g. (b)(6), inside boxes it fits in'),
     image_mode: z.enum(IMAGE_MODES).default('auto').describe('auto: 1-bit for black-and-white pages, JPEG otherwise; color: always JPEG; bilevel: always 1-bit'),
     jpeg_quality: z.number().int().min(30).max(100).default(80).describe('Quality of JPEG page images'),
+    method: z
+      .enum(BURN_METHODS)
+      .default('auto')
+      .describe('auto: PDF pages lose the text under their boxes and keep everything else as it is, or are rendered when that is not safe; raster: every redacted page is rendered'),
   })
   .meta({ id: 'ExportOptions' });
 export type ExportOptions = z.output<typeof ExportOptions>;
@@ -98,6 +106,17 @@ export const ExportSummary = z
       .object({ files: z.number().int(), pages: z.number().int(), burned_pages: z.number().int(), withheld_words: z.number().int() })
       .nullable()
       .describe('What the check before completion covered; null for csv and json'),
+    burn: z
+      .object({
+        vector_pages: z.number().int().describe('PDF pages redacted in their content'),
+        raster_pages: z.number().int().describe('Pages rebuilt from a rendering (image documents included)'),
+        rendered: z
+          .array(z.object({ document_id: z.string(), page: z.number().int(), reason: z.string() }))
+          .describe('PDF pages with boxes that were rendered, and why (first 1000)'),
+      })
+      .nullable()
+      .optional()
+      .describe('How the redacted pages were made; null for csv and json'),
   })
   .meta({ id: 'ExportSummary' });
 export type ExportSummary = z.infer<typeof ExportSummary>;

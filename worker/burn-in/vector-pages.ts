@@ -1,0 +1,227 @@
+import fs from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { BurnBox, BurnPageRequest, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
+import type { PageWord } from '../../main/common/schemas/pages.js';
+import { CannotCopyPage, prepareCopy } from './copy.js';
+import { boxCovers, center, contains, type Rect } from './geometry.js';
+import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
+import { redactPageContent } from './vector/redact.js';
+import { leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
+
+// Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
+// The rewritten pages are then read back by pdf.js, independently of the rewriting: no word of the source that
+// lay under a box may come back, and no word of the result may lie under one. A page that cannot be rewritten
+// or fails that check is rendered (raster path) instead; the reason travels with it.
+
+/** A rewritten page, or why the page must be rendered. */
+export type VectorOutcome = RewrittenPage | string;
+
+/** A page rewritten in its content, before its check. */
+export interface Candidate {
+  /** 1-based. */
+  page: number;
+  boxes: readonly BurnBox[];
+  /** The new content without the boxes drawn over it: what the check reads. */
+  redacted: Uint8Array;
+  visible: Rect;
+  /** Words the page's text put under a box (tokens), and the words that stay. */
+  withheld: Set<string>;
+  kept: LayerWord[];
+}
+
+interface Rewritten extends Candidate {
+  content: Uint8Array;
+  labelFont: string | null;
+  labels: LayerWord[];
+  removedGlyphs: number;
+}
+
+/**
+ * The middle of a word's estimated box: along the line its box shrunk by its uncertainty, across the line the
+ * band from just above the baseline to about the x-height (pdf.js boxes span -0.25 to 0.95 em). Every glyph
+ * drawn there lies inside the glyph boxes the rewriting tests, so a core under a box means a glyph was removed.
+ */
+function core(word: SourceWord): Rect {
+  const width = word.x2 - word.x1;
+  const height = word.y2 - word.y1;
+  const horizontal = word.slackX >= word.slackY;
+  const alongX = horizontal ? Math.min(word.slackX + 0.05, 0.3 * width) : 0.25 * width;
+  const alongY = horizontal ? 0.25 * height : Math.min(word.slackY + 0.05, 0.3 * height);
+  return { x1: word.x1 + alongX, y1: word.y1 + alongY, x2: word.x2 - alongX, y2: word.y2 - alongY };
+}
+
+function under(boxes: readonly BurnBox[], rect: Rect, margin: number): boolean {
+  return boxes.some((box) => boxCovers(box, rect, margin, margin));
+}
+
+function storedWords(words: readonly PageWord[] | null): SourceWord[] {
+  return (words ?? [])
+    .filter((word) => word.text.trim() !== '')
+    .map((word) => ({ text: word.text, x1: Math.min(word.x1, word.x2), y1: Math.min(word.y1, word.y2), x2: Math.max(word.x1, word.x2), y2: Math.max(word.y1, word.y2), slackX: 0, slackY: 0 }));
+}
+
+/** The words of a page as pdf.js reads them, placed with the page's own font widths (fonts loaded first). */
+export async function pageWords(page: PDFPageProxy): Promise<SourceWord[]> {
+  await page.getOperatorList({ intent: 'display' });
+  return wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+}
+
+/**
+ * What the leak check looks for on a rewritten page: words of the page's text (or of its stored words) whose
+ * middle lies under a padded box or whose centre lies outside the visible area. Every other word of the page's
+ * own text is the allowance (the same word may stand elsewhere).
+ */
+export function sortWords(fromText: readonly SourceWord[], stored: readonly SourceWord[], boxes: readonly BurnBox[], padding: number, visible: Rect) {
+  const hidden = (word: SourceWord) => !contains(visible, center(word)) || under(boxes, core(word), padding);
+  const withheld = new Set<string>();
+  const kept: LayerWord[] = [];
+  for (const word of fromText) {
+    if (hidden(word)) withheld.add(token(word.text));
+    else kept.push({ text: word.text, x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 });
+  }
+  for (const word of stored) if (hidden(word)) withheld.add(token(word.text));
+  withheld.delete('');
+  return { withheld, kept };
+}
+
+/** Problems of a rewritten page as pdf.js reads it; empty when it passes. */
+async function problemsOf(page: PDFPageProxy, candidate: Candidate): Promise<string[]> {
+  const words = await pageWords(page);
+  const problems: string[] = [];
+  const extracted = words.map((word) => word.text);
+  const leaked = leakedWords(extracted, candidate.kept, [...candidate.withheld]);
+  if (leaked > 0) problems.push(`${leaked} word(s) that lay under a box are still in its text`);
+  const boxes = candidate.boxes;
+  if (words.some((word) => under(boxes, core(word), 0))) problems.push('text still lies under a box');
+  if (words.some((word) => !contains(candidate.visible, center(word)))) problems.push('text still lies outside the visible area');
+  return problems;
+}
+
+/**
+ * Reads every candidate back with pdf.js from one scratch document made of the pages of `source` (which this
+ * changes: their content becomes the candidates'); returns the problems by page number.
+ */
+export async function checkRewritten(source: PDFDocument, candidates: readonly Candidate[]): Promise<Map<number, string[]>> {
+  const scratch = await PDFDocument.create({ updateMetadata: false });
+  for (const candidate of candidates) {
+    // The page as it will be released, without the boxes and labels drawn over it.
+    source.getPage(candidate.page - 1).node.set(PDFName.of('Contents'), source.context.register(source.context.stream(candidate.redacted)));
+  }
+  const copies = await scratch.copyPages(
+    source,
+    candidates.map((candidate) => candidate.page - 1),
+  );
+  for (const copy of copies) scratch.addPage(copy);
+  const document = await openPdf(await scratch.save({ useObjectStreams: false }));
+  const problems = new Map<number, string[]>();
+  try {
+    for (const [index, candidate] of candidates.entries()) {
+      const page = await document.getPage(index + 1);
+      try {
+        problems.set(candidate.page, await problemsOf(page, candidate));
+      } finally {
+        page.cleanup();
+      }
+    }
+  } finally {
+    await document.destroy();
+  }
+  return problems;
+}
+
+function contentFile(task: ExportBurnTask, page: number): string {
+  return `${task.workPrefix}-d${task.source.documentId}-p${page}.content`;
+}
+
+/**
+ * Tries every requested page of a PDF in its content. Pages that pass come back as RewrittenPage (their
+ * content written beside the page images); the others as the reason they must be rendered.
+ */
+export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array, requests: readonly BurnPageRequest[], task: ExportBurnTask): Promise<Map<number, VectorOutcome>> {
+  const outcomes = new Map<number, VectorOutcome>();
+  const wanted = requests.filter((request) => request.boxes.length > 0);
+  if (wanted.length === 0) return outcomes;
+  let source: PDFDocument;
+  try {
+    source = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch (error) {
+    for (const request of wanted) outcomes.set(request.page, `pdf-lib cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
+    return outcomes;
+  }
+  if (source.getPageCount() !== document.numPages) {
+    for (const request of wanted) outcomes.set(request.page, 'pdf-lib and pdf.js count the pages differently');
+    return outcomes;
+  }
+  const { padding, labels } = task.settings;
+  const candidates: Rewritten[] = [];
+  for (const request of wanted) {
+    try {
+      // The page as assembly will copy it: cut down to what draws it (annotated pages are rendered).
+      prepareCopy(source, request.page - 1);
+    } catch (error) {
+      if (!(error instanceof CannotCopyPage)) throw error;
+      outcomes.set(request.page, error.message);
+      continue;
+    }
+    let result: ReturnType<typeof redactPageContent>;
+    try {
+      result = redactPageContent(source, request.page - 1, request.boxes, { padding, labels });
+    } catch (error) {
+      // Whatever the rewriting did not foresee (malformed objects, numbers out of range) is the raster path's.
+      result = { ok: false, reason: `the content could not be rewritten: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (!result.ok) {
+      outcomes.set(request.page, result.reason);
+      continue;
+    }
+    const page = await document.getPage(request.page);
+    let words: SourceWord[];
+    try {
+      words = await pageWords(page);
+    } finally {
+      page.cleanup();
+    }
+    const sorted = sortWords(words, storedWords(request.words), request.boxes, padding, result.visible);
+    candidates.push({
+      page: request.page,
+      boxes: request.boxes,
+      content: result.content,
+      redacted: result.redacted,
+      labelFont: result.labelFont,
+      // The labels are text too: the leak check allows what they say.
+      labels: result.labels,
+      removedGlyphs: result.removedGlyphs,
+      visible: result.visible,
+      ...sorted,
+    });
+  }
+  if (candidates.length === 0) return outcomes;
+  let problems: Map<number, string[]>;
+  try {
+    problems = await checkRewritten(source, candidates);
+  } catch (error) {
+    const reason = `the rewritten pages could not be read back: ${error instanceof Error ? error.message : String(error)}`;
+    problems = new Map(candidates.map((candidate) => [candidate.page, [reason]]));
+  }
+  for (const candidate of candidates) {
+    const found = problems.get(candidate.page) ?? ['it was not checked'];
+    if (found.length > 0) {
+      outcomes.set(candidate.page, `the rewritten page failed its check: ${found.join('; ')}`);
+      continue;
+    }
+    const file = contentFile(task, candidate.page);
+    await fs.writeFile(file, deflateSync(candidate.content));
+    outcomes.set(candidate.page, {
+      method: 'vector',
+      page: candidate.page,
+      contentPath: file,
+      labelFont: candidate.labelFont,
+      removedGlyphs: candidate.removedGlyphs,
+      words: [...candidate.kept, ...candidate.labels],
+      withheld: [...candidate.withheld],
+    });
+  }
+  return outcomes;
+}

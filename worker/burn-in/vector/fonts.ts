@@ -1,0 +1,152 @@
+import { PDFArray, PDFDict, PDFName, type PDFContext } from 'pdf-lib';
+import { MAC_ROMAN, STANDARD, SYMBOL, WIN_ANSI, ZAPF_DINGBATS } from './encodings.js';
+import { arrayAt, dictAt, nameAt, nameOf, numberAt, numberOf, numbersOf, resolved } from './pdf-values.js';
+import { standardFontName, standardMetrics } from './standard-fonts.js';
+
+// Glyph metrics of the fonts a page shows text with: how a string splits into glyph codes, each glyph's advance,
+// and how far glyphs reach below and above the baseline. Fonts whose glyphs cannot be placed for certain
+// (Type 3, CMaps other than Identity-H, vertical writing, simple fonts without widths) are reported as such.
+
+export interface FontMetrics {
+  /** Identity-H: two bytes a code; simple fonts: one. */
+  twoByte: boolean;
+  /** Advance of a code in 1/1000 em; undefined when the font cannot say. */
+  width(code: number): number | undefined;
+  /** Extent of glyphs below (negative) and above the baseline, in em. */
+  descent: number;
+  ascent: number;
+}
+
+export type FontResolution = { ok: true; font: FontMetrics } | { ok: false; reason: string };
+
+const DEFAULT_DESCENT = -0.25;
+const DEFAULT_ASCENT = 1;
+
+/**
+ * Vertical extent from Ascent/Descent and the FontBBox, whichever reaches further, kept within sane bounds:
+ * broken descriptors (0 or a CJK font's huge box) must neither shrink a glyph to nothing nor make it cover
+ * the neighbouring lines.
+ */
+function verticalExtent(ascent: number | undefined, descent: number | undefined, bbox: readonly number[] | undefined): { ascent: number; descent: number } {
+  const tops = [ascent, bbox?.[3]].filter((value): value is number => typeof value === 'number' && value > 0);
+  const bottoms = [descent, bbox?.[1]].filter((value): value is number => typeof value === 'number' && value < 0);
+  const top = tops.length > 0 ? Math.max(...tops) / 1000 : DEFAULT_ASCENT;
+  const bottom = bottoms.length > 0 ? Math.min(...bottoms) / 1000 : DEFAULT_DESCENT;
+  return { ascent: Math.min(1.1, Math.max(0.6, top)), descent: Math.max(-0.4, Math.min(-0.1, bottom)) };
+}
+
+function descriptorExtent(context: PDFContext, descriptor: PDFDict | undefined): { ascent: number; descent: number } {
+  return verticalExtent(numberAt(context, descriptor, 'Ascent'), numberAt(context, descriptor, 'Descent'), numbersOf(context, arrayAt(context, descriptor, 'FontBBox')));
+}
+
+const BASE_ENCODINGS: Record<string, readonly string[]> = { WinAnsiEncoding: WIN_ANSI, MacRomanEncoding: MAC_ROMAN, StandardEncoding: STANDARD };
+
+/** Code → glyph name of a standard font: its built-in encoding or the named one, then /Differences. */
+function glyphNames(context: PDFContext, font: PDFDict, symbolic: string | null): string[] | string {
+  const encoding = resolved(context, font.get(PDFName.of('Encoding')));
+  let base: readonly string[] = symbolic === 'Symbol' ? SYMBOL : symbolic === 'ZapfDingbats' ? ZAPF_DINGBATS : STANDARD;
+  const named = (name: string | undefined) => {
+    if (name === undefined || symbolic) return true;
+    const table = BASE_ENCODINGS[name];
+    if (!table) return false;
+    base = table;
+    return true;
+  };
+  let differences: PDFArray | undefined;
+  if (encoding instanceof PDFName) {
+    if (!named(encoding.decodeText())) return `its encoding ${encoding.decodeText()} is not supported`;
+  } else if (encoding instanceof PDFDict) {
+    if (!named(nameAt(context, encoding, 'BaseEncoding'))) return `its base encoding ${nameAt(context, encoding, 'BaseEncoding') ?? ''} is not supported`;
+    differences = arrayAt(context, encoding, 'Differences');
+  } else if (encoding !== undefined) {
+    return 'its encoding is neither a name nor a dictionary';
+  }
+  const names = [...base];
+  let code = -1;
+  for (const item of differences?.asArray() ?? []) {
+    const number = numberOf(context, item);
+    if (number !== undefined) {
+      code = number;
+      continue;
+    }
+    const name = nameOf(context, item);
+    if (name === undefined || code < 0 || code > 255) return 'its /Differences cannot be read';
+    names[code] = name;
+    code += 1;
+  }
+  return names;
+}
+
+function simpleFont(context: PDFContext, font: PDFDict, label: string): FontResolution {
+  const descriptor = dictAt(context, font, 'FontDescriptor');
+  const widthsArray = arrayAt(context, font, 'Widths');
+  if (widthsArray) {
+    const widths = numbersOf(context, widthsArray);
+    if (!widths) return { ok: false, reason: `font ${label}: /Widths cannot be read` };
+    const first = numberAt(context, font, 'FirstChar') ?? 0;
+    const missing = numberAt(context, descriptor, 'MissingWidth') ?? 0;
+    return {
+      ok: true,
+      font: { twoByte: false, width: (code) => (code >= first && code - first < widths.length ? widths[code - first] : missing), ...descriptorExtent(context, descriptor) },
+    };
+  }
+  const standard = standardFontName(nameAt(context, font, 'BaseFont') ?? '');
+  if (!standard) return { ok: false, reason: `font ${label} has no /Widths and is not a standard font` };
+  // An embedded program brings its own widths, which readers use instead of the standard ones.
+  if (['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor?.has(PDFName.of(key)))) return { ok: false, reason: `font ${label} is embedded without /Widths` };
+  const metrics = standardMetrics(standard);
+  const names = glyphNames(context, font, metrics.symbolic ? standard : null);
+  if (typeof names === 'string') return { ok: false, reason: `font ${label}: ${names}` };
+  const extent = descriptor ? descriptorExtent(context, descriptor) : verticalExtent(metrics.ascent, metrics.descent, metrics.bbox);
+  return { ok: true, font: { twoByte: false, width: (code) => metrics.width(names[code] ?? ''), ...extent } };
+}
+
+/** /W of a CIDFont: `c [w1 w2 …]` and `c_first c_last w` entries. */
+function cidWidths(context: PDFContext, array: PDFArray | undefined): Map<number, number> | null {
+  const widths = new Map<number, number>();
+  const items = array?.asArray() ?? [];
+  for (let index = 0; index < items.length; ) {
+    const first = numberOf(context, items[index]);
+    if (first === undefined) return null;
+    const next = resolved(context, items[index + 1]);
+    if (next instanceof PDFArray) {
+      const list = numbersOf(context, next);
+      if (!list) return null;
+      list.forEach((width, offset) => widths.set(first + offset, width));
+      index += 2;
+    } else {
+      const last = numberOf(context, next);
+      const width = numberOf(context, items[index + 2]);
+      if (last === undefined || width === undefined || last - first > 65_535) return null;
+      for (let cid = first; cid <= last; cid += 1) widths.set(cid, width);
+      index += 3;
+    }
+  }
+  return widths;
+}
+
+function type0Font(context: PDFContext, font: PDFDict, label: string): FontResolution {
+  const encoding = nameAt(context, font, 'Encoding');
+  if (encoding !== 'Identity-H') return { ok: false, reason: `font ${label} uses the CMap ${encoding ?? '(embedded)'}, only Identity-H is supported` };
+  const descendant = resolved(context, arrayAt(context, font, 'DescendantFonts')?.get(0));
+  if (!(descendant instanceof PDFDict)) return { ok: false, reason: `font ${label} has no descendant font` };
+  const widths = cidWidths(context, arrayAt(context, descendant, 'W'));
+  if (!widths) return { ok: false, reason: `font ${label}: /W cannot be read` };
+  const fallback = numberAt(context, descendant, 'DW') ?? 1000;
+  return { ok: true, font: { twoByte: true, width: (code) => widths.get(code) ?? fallback, ...descriptorExtent(context, dictAt(context, descendant, 'FontDescriptor')) } };
+}
+
+const cache = new WeakMap<PDFDict, FontResolution>();
+
+/** The metrics of a font dictionary (cached per dictionary); `label` names it in reasons (its resource name). */
+export function resolveFont(context: PDFContext, font: PDFDict, label: string): FontResolution {
+  const cached = cache.get(font);
+  if (cached) return cached;
+  const subtype = nameAt(context, font, 'Subtype');
+  let resolution: FontResolution;
+  if (subtype === 'Type1' || subtype === 'MMType1' || subtype === 'TrueType') resolution = simpleFont(context, font, label);
+  else if (subtype === 'Type0') resolution = type0Font(context, font, label);
+  else resolution = { ok: false, reason: `font ${label} is ${subtype ?? 'of no known type'}, whose glyphs cannot be measured` };
+  cache.set(font, resolution);
+  return resolution;
+}
