@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ScanActiveContent, ScanFinding, ScanPage, ScanPdf, ScanResult } from '../main/common/schemas/jobs.js';
+import type { ScanActiveContent, ScanFinding, ScanPage, ScanPdf, ScanResult, ScanTiff } from '../main/common/schemas/jobs.js';
 import type { ScanTask, WorkerProgress } from '../main/common/worker-messages.js';
 import { detectDocumentType } from '../main/services/file-types.js';
+import { tiffPageSizes } from './ocr/tiff-pages.js';
 
 // Built from parts so that this source file is not itself flagged by virus scanners.
 const EICAR = ['X5O!P%@AP[4\\PZX54(P^)7CC)7}$', 'EICAR-STANDARD-ANTIVIRUS-', 'TEST-FILE!$H+H*'].join('');
@@ -18,10 +19,12 @@ export async function scan(task: ScanTask, report: (progress: WorkerProgress) =>
   const isPdf = detected?.documentType === 'pdf';
   const active = isPdf ? scanActiveContent(bytes, text) : null;
   const pdf = isPdf ? await inspectPdf(bytes, text, task, report) : null;
+  const tiff = detected?.documentType === 'tiff' ? await inspectTiff(task.blobPath) : null;
   const eicar = text.includes(EICAR);
   const result: Omit<ScanResult, 'findings' | 'verdict'> = {
     file: { media_type: detected?.mediaType ?? null, document_type: detected?.documentType ?? null, size: bytes.length, sha256, sha256_matches: sha256 === task.sha256 },
     pdf,
+    ...(tiff && { tiff }),
     active_content: active,
     eicar,
   };
@@ -141,6 +144,17 @@ async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (
     };
   } finally {
     await loading.destroy();
+  }
+}
+
+/** The page count and sizes OCR and exports will see; the pixels are not decoded. */
+async function inspectTiff(blobPath: string): Promise<ScanTiff> {
+  try {
+    const sizes = await tiffPageSizes(blobPath);
+    if (!sizes) return { page_count: null, pages: [], parse_error: 'not a classic TIFF (BigTIFF or another variant): its pages are not listed' };
+    return { page_count: sizes.length, pages: sizes.map((size, index) => ({ page: index + 1, ...size })), parse_error: null };
+  } catch (error) {
+    return { page_count: null, pages: [], parse_error: error instanceof Error ? error.message : String(error) };
   }
 }
 

@@ -4,7 +4,7 @@ import type { OcrModel } from './schemas/ocr.js';
 // Worker tasks of the OCR kind; joined into the unions of worker-messages.ts. The handler plans a document
 // once, then runs one page task per page so pages are read in parallel across the pool's threads.
 
-/** The document types OCR reads: PDFs page by page, images as one page. */
+/** The document types OCR reads: PDFs and TIFFs page by page, PNG and JPEG as one page. */
 export type OcrDocumentType = 'pdf' | 'png' | 'jpeg' | 'tiff';
 
 export interface OcrPlanTask {
@@ -14,10 +14,10 @@ export interface OcrPlanTask {
   documentType: OcrDocumentType;
 }
 
-/** One page as the plan sees it: PDF points for PDFs (unknown until read for images). */
+/** One page as the plan sees it: PDF points for PDFs, pixels for TIFF pages (unknown until read for PNG and JPEG). */
 export interface OcrPlanPage {
   page_number: number;
-  /** Size of the visible area (crop box) before rotation; null for images (read with the page). */
+  /** Size of the visible area (crop box) before rotation; a TIFF page's stored size; null for PNG and JPEG (read with the page). */
   width: number | null;
   height: number | null;
   rotation: 0 | 90 | 180 | 270;
@@ -39,7 +39,7 @@ export interface OcrPlanTaskResult {
 export interface OcrPageTask {
   kind: 'ocr-page';
   jobId: number;
-  /** Content-addressed, so it also keys the thread's cache of the opened PDF. */
+  /** Content-addressed, so it also keys the thread's cache of the opened PDF (or a TIFF's page directory). */
   blobPath: string;
   documentType: OcrDocumentType;
   pageNumber: number;

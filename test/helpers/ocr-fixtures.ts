@@ -3,6 +3,7 @@ import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { concatTransformationMatrix, degrees, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts, type PDFFont } from 'pdf-lib';
+import { encodeG4 } from '../../worker/burn-in/ccitt.js';
 
 // Documents for the OCR tests and the bench, made on the spot with their ground truth: the exact text and
 // where each word is. Scans are text drawn with @napi-rs/canvas into 8-bit grey images at 300 dpi (what a
@@ -196,6 +197,109 @@ export function greyTiff(grey: Buffer, width: number, height: number): Buffer {
     else out.writeUInt32LE(written, at + 8);
   });
   grey.copy(out, dataOffset);
+  return out;
+}
+
+export interface TiffPageImage {
+  grey: Buffer;
+  width: number;
+  height: number;
+  /** Stored as a fax machine does: black and white (grey below 128 is black), CCITT Group 4, one strip. */
+  fax?: boolean;
+}
+
+/** The x positions where a thresholded row changes colour, the first a change to black (encodeG4's input). */
+function rowChanges(page: TiffPageImage): (y: number, out: Int32Array) => number {
+  return (y, out) => {
+    let count = 0;
+    let black = false;
+    for (let x = 0; x < page.width; x += 1) {
+      const isBlack = (page.grey[y * page.width + x] ?? 255) < 128;
+      if (isBlack !== black) {
+        out[count++] = x;
+        black = isBlack;
+      }
+    }
+    return count;
+  };
+}
+
+/** A page's tags (without strip offsets, written by the caller) and its strips. */
+function tiffPageParts(page: TiffPageImage, rowsPerStrip: number, dpi: number): { tags: [tag: number, type: 3 | 4 | 5, values: number[]][]; strips: Buffer[] } {
+  const resolution: [number, 5, number[]][] = [
+    [282, 5, [dpi, 1]],
+    [283, 5, [dpi, 1]],
+  ];
+  if (page.fax) {
+    const strip = Buffer.from(encodeG4(page.width, page.height, rowChanges(page)));
+    return {
+      tags: [[256, 3, [page.width]], [257, 3, [page.height]], [258, 3, [1]], [259, 3, [4]], [262, 3, [0]], [277, 3, [1]], [278, 4, [page.height]], [279, 4, [strip.length]], ...resolution],
+      strips: [strip],
+    };
+  }
+  const rows = Math.min(rowsPerStrip, page.height);
+  const strips: Buffer[] = [];
+  for (let top = 0; top < page.height; top += rows) strips.push(page.grey.subarray(top * page.width, Math.min(page.height, top + rows) * page.width));
+  return {
+    tags: [[256, 3, [page.width]], [257, 3, [page.height]], [258, 3, [8]], [259, 3, [1]], [262, 3, [1]], [277, 3, [1]], [278, 3, [rows]], [279, 4, strips.map((strip) => strip.length)], ...resolution],
+    strips,
+  };
+}
+
+/**
+ * A multi-page TIFF as a scanner batch or a fax machine writes it: one directory per page, 8-bit grey pages in
+ * strips of `rowsPerStrip` rows (so strip offsets and counts are arrays stored apart from their directory) or
+ * fax pages in CCITT G4, the resolution as rationals, and the image data of all pages after all directories.
+ */
+export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: number; rowsPerStrip?: number; bigEndian?: boolean } = {}): Buffer {
+  const little = !options.bigEndian;
+  const parts = pages.map((page) => tiffPageParts(page, options.rowsPerStrip ?? 64, options.dpi ?? 300));
+  const sizeOf = (type: 3 | 4 | 5, values: number[]) => (type === 3 ? 2 : 4) * values.length;
+  // Per page: its directory (the tags plus StripOffsets), then its values that do not fit in an entry.
+  let at = 8;
+  const directoryAt = parts.map(({ tags, strips }) => {
+    const offset = at;
+    const entries = tags.length + 1;
+    at += 2 + entries * 12 + 4;
+    for (const [, type, values] of tags) if (sizeOf(type, values) > 4) at += sizeOf(type, values);
+    if (strips.length > 1) at += 4 * strips.length;
+    return offset;
+  });
+  const stripsAt = parts.map(({ strips }) =>
+    strips.map((strip) => {
+      const offset = at;
+      at += strip.length;
+      return offset;
+    }),
+  );
+  const out = Buffer.alloc(at);
+  const u16 = (value: number, offset: number) => (little ? out.writeUInt16LE(value, offset) : out.writeUInt16BE(value, offset));
+  const u32 = (value: number, offset: number) => (little ? out.writeUInt32LE(value, offset) : out.writeUInt32BE(value, offset));
+  out.write(little ? 'II' : 'MM', 0, 'latin1');
+  u16(42, 2);
+  u32(directoryAt[0] ?? 0, 4);
+  parts.forEach(({ tags, strips }, index) => {
+    const base = directoryAt[index] ?? 0;
+    const offsets = stripsAt[index] ?? [];
+    const entries = [...tags, [273, 4, offsets] as [number, 4, number[]]].sort((a, b) => a[0] - b[0]);
+    let valueAt = base + 2 + entries.length * 12 + 4;
+    u16(entries.length, base);
+    entries.forEach(([tag, type, values], entry) => {
+      const position = base + 2 + entry * 12;
+      u16(tag, position);
+      u16(type, position + 2);
+      u32(type === 5 ? values.length / 2 : values.length, position + 4);
+      let target = position + 8;
+      if (sizeOf(type, values) > 4) {
+        u32(valueAt, position + 8);
+        target = valueAt;
+        valueAt += sizeOf(type, values);
+      }
+      values.forEach((value, item) => (type === 3 ? u16(value, target + item * 2) : u32(value, target + item * 4)));
+    });
+    u32(directoryAt[index + 1] ?? 0, base + 2 + entries.length * 12);
+    strips.forEach((strip, item) => strip.copy(out, offsets[item] ?? 0));
+  });
   return out;
 }
 

@@ -6,6 +6,7 @@ import { PageWord } from '../../main/common/schemas/pages.js';
 import type { AppClient } from './app-session.js';
 import { createCase, uploadDocuments, type TestInstance } from './instance.js';
 import { dataOf } from './integration-support.js';
+import { characterErrorRate, contains, matchWords, type TruthPage } from './ocr-fixtures.js';
 
 // OCR through the real path: upload, POST …/ocr-jobs, the scheduler and worker threads, then the stored
 // pages read back through GET /ocr/text.
@@ -61,4 +62,15 @@ export async function storedPages(client: AppClient, documentId: string): Promis
   const response = await client.request('GET', `/ocr/text?doc_id=${documentId}&user_id=${client.userId}&words=true`);
   expect(response.statusCode, response.body).toBe(200);
   return TextBody.parse(response.json()).pages;
+}
+
+/** Recognised text close to the truth, and every word OCR got right boxed where it was drawn. */
+export function expectRecognised(page: Pick<StoredPage, 'text' | 'words'>, truth: TruthPage, maxCer = 0.05): void {
+  expect(characterErrorRate(truth.text, page.text), page.text).toBeLessThan(maxCer);
+  const matches = matchWords(truth.words, page.words);
+  const found = matches.filter((match) => match.word !== null);
+  expect(found.length / matches.length).toBeGreaterThan(0.9);
+  for (const { truth: expected, word } of found) {
+    if (word) expect(contains(word, expected.at), `${word.text} [${word.x1}, ${word.y1}, ${word.x2}, ${word.y2}] holds ${String(expected.at)}`).toBe(true);
+  }
 }

@@ -10,19 +10,8 @@ import { recoverInterruptedJobs } from '../../main/services/jobs.js';
 import { createUserAndSignIn, signInAdmin, type AppClient } from '../helpers/app-session.js';
 import { startInstance, type TestInstance } from '../helpers/instance.js';
 import { auditOf, dataOf, errorOf, orgId } from '../helpers/integration-support.js';
-import {
-  bornDigitalPdf,
-  characterErrorRate,
-  contains,
-  greyJpeg,
-  greyTiff,
-  matchWords,
-  proseLines,
-  scanImage,
-  scannedPdf,
-  type TruthPage,
-} from '../helpers/ocr-fixtures.js';
-import { ocrResultOf, startOcrJob, storedPages, uploadFile, waitForJob, type StoredPage } from '../helpers/ocr-support.js';
+import { bornDigitalPdf, contains, greyJpeg, greyTiff, proseLines, scanImage, scannedPdf, type TruthPage } from '../helpers/ocr-fixtures.js';
+import { expectRecognised, ocrResultOf, startOcrJob, storedPages, uploadFile, waitForJob, type StoredPage } from '../helpers/ocr-support.js';
 
 // OCR through the real path: HTTP → job → scheduler → worker threads (compiled dist/worker: run
 // `npm run build:main` first) → document_pages → GET /ocr/text. Every document is generated here with its
@@ -35,17 +24,6 @@ function expectExactWords(page: StoredPage, truth: TruthPage['words']): void {
     const expected = truth[index];
     expect(expected && contains(word, expected.at), `${word.text} [${word.x1}, ${word.y1}, ${word.x2}, ${word.y2}] holds ${String(expected?.at)}`).toBe(true);
   });
-}
-
-/** Recognised text close to the truth, and every word OCR got right boxed where it was drawn. */
-function expectRecognised(page: StoredPage, truth: TruthPage, maxCer = 0.05): void {
-  expect(characterErrorRate(truth.text, page.text), page.text).toBeLessThan(maxCer);
-  const matches = matchWords(truth.words, page.words);
-  const found = matches.filter((match) => match.word !== null);
-  expect(found.length / matches.length).toBeGreaterThan(0.9);
-  for (const { truth: expected, word } of found) {
-    if (word) expect(contains(word, expected.at), `${word.text} [${word.x1}, ${word.y1}, ${word.x2}, ${word.y2}] holds ${String(expected.at)}`).toBe(true);
-  }
 }
 
 const pageNumber = (pages: StoredPage[], number: number): StoredPage => {

@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import type { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanTask } from '../../main/common/ocr-tasks.js';
+import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanPage, OcrPlanTask } from '../../main/common/ocr-tasks.js';
 import { recognize } from './engine.js';
 import { openPdf, openPdfStructure, planPdf, rotationOf, viewOf } from './pdf.js';
 import { embeddedScan } from './embedded-scan.js';
 import { imageCoverage, renderPage, wordsInPixels, wordsToPdfSpace, wordsToUserSpace } from './render.js';
 import { readTextLayer } from './text-layer.js';
+import { tiffPageFile, tiffPageSizes } from './tiff-pages.js';
 import type { PixelWord } from './tsv.js';
 import { meanConfidence, pageText, round, type LinedWord } from './words.js';
 
@@ -20,10 +21,10 @@ export const SPARSE_TEXT_CHARS = 200;
 export const SCANNED_IMAGE_COVERAGE = 0.5;
 
 export async function ocrPlan(task: OcrPlanTask): Promise<OcrPlan> {
-  if (task.documentType !== 'pdf') {
-    return { unit: 'image_pixels', page_count: 1, pages: [{ page_number: 1, width: null, height: null, rotation: 0, view: null }] };
-  }
-  return planPdf(await openPdf(task.blobPath));
+  if (task.documentType === 'pdf') return planPdf(await openPdf(task.blobPath));
+  const sizes = task.documentType === 'tiff' ? await tiffPageSizes(task.blobPath) : null;
+  const pages: OcrPlanPage[] = (sizes ?? [{ width: null, height: null }]).map((size, index) => ({ page_number: index + 1, ...size, rotation: 0, view: null }));
+  return { unit: 'image_pixels', page_count: pages.length, pages };
 }
 
 export async function ocrPage(task: OcrPageTask): Promise<OcrPageOutput> {
@@ -80,15 +81,19 @@ function content(words: LinedWord[]) {
   return { text: pageText(words), words: words.map(({ word }) => word) };
 }
 
-/** PNG, JPEG and TIFF go to tesseract as they are; boxes stay in the image's pixels. */
+/**
+ * PNG, JPEG and one-page TIFFs go to tesseract as they are; a page of a multi-page TIFF goes as a TIFF of that
+ * page alone (tesseract reads only a TIFF's first page). Boxes stay in the page's pixels.
+ */
 async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPageOutput> {
-  if (task.pageNumber !== 1) throw new Error(`an image has one page; page ${task.pageNumber} does not exist`);
-  const bytes = await fs.readFile(task.blobPath);
+  const prepareStarted = performance.now();
+  const bytes = await imageOfPage(task);
+  const recognizeStarted = performance.now();
   const recognized = await recognize(bytes, { language: task.language, model: task.model, dpi: null });
   const words = wordsInPixels(recognized.words);
-  const total = round(performance.now() - started, 1);
+  const done = performance.now();
   return {
-    page_number: 1,
+    page_number: task.pageNumber,
     source: 'ocr',
     unit: 'image_pixels',
     width: recognized.width,
@@ -100,6 +105,13 @@ async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPa
     dpi: null,
     reason: 'image',
     image_source: 'image_file',
-    timings_ms: { render: 0, recognize: total, total },
+    timings_ms: { render: round(recognizeStarted - prepareStarted, 1), recognize: round(done - recognizeStarted, 1), total: round(done - started, 1) },
   };
+}
+
+async function imageOfPage(task: OcrPageTask): Promise<Uint8Array> {
+  const pageCount = task.documentType === 'tiff' ? ((await tiffPageSizes(task.blobPath))?.length ?? 1) : 1;
+  if (task.pageNumber > pageCount) throw new Error(`page ${task.pageNumber} does not exist: the image has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
+  if (pageCount === 1) return fs.readFile(task.blobPath);
+  return tiffPageFile(task.blobPath, task.pageNumber);
 }

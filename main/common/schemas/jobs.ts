@@ -93,10 +93,19 @@ export interface ScanActiveContent {
   startxref_markers: number;
 }
 
+/** A TIFF's pages from its directory chain (sizes in pixels, as stored); only for TIFF documents. */
+export interface ScanTiff {
+  page_count: number | null;
+  pages: { page: number; width: number; height: number }[];
+  parse_error: string | null;
+}
+
 /** The result of a scan job. */
 export interface ScanResult {
   file: { media_type: string | null; document_type: string | null; size: number; sha256: string; sha256_matches: boolean };
   pdf: ScanPdf | null;
+  /** Present for TIFF documents only. */
+  tiff?: ScanTiff;
   active_content: ScanActiveContent | null;
   eicar: boolean;
   findings: ScanFinding[];
