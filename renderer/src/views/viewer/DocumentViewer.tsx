@@ -12,6 +12,7 @@ import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
 import { OcrPanel } from './OcrPanel.js';
 import { PageView, type PageGeometry } from './PageView.js';
 import { openPdf, type PDFDocumentProxy } from './pdf.js';
+import { openTiff, UnsupportedTiffError } from './tiff.js';
 import { RedactionOverlay, type Drawn, type Tool } from './RedactionOverlay.js';
 import { SuggestionsPanel } from './SuggestionsPanel.js';
 import { SummaryPanel } from './SummaryPanel.js';
@@ -40,6 +41,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [image, setImage] = useState<LoadedImage | null>(null);
   const [pdfError, setPdfError] = useState<unknown>(null);
+  const [tiffRefusal, setTiffRefusal] = useState<string | null>(null);
   const [page, setPage] = useState(1);
   const [zoom, setZoom] = useState<Zoom>({ mode: 'fit' });
   const [tool, setTool] = useState<Tool>('rectangle');
@@ -53,7 +55,10 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const documentType = meta.data?.document_type;
   const isPdf = documentType === 'pdf';
   const isImage = documentType === 'png' || documentType === 'jpeg';
-  const editor = useRedactionEditor(documentId, isImage ? 'image' : 'pdf');
+  // A TIFF is shown through pdf.js (one PDF page per TIFF page) but measured, like any image, in its pixels.
+  const isTiff = documentType === 'tiff';
+  const viewable = isPdf || isImage || isTiff;
+  const editor = useRedactionEditor(documentId, isImage || isTiff ? 'image' : 'pdf');
 
   useEffect(() => {
     if (!isImage || !meta.data) return;
@@ -77,25 +82,29 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   }, [documentId, isImage, meta.data]);
 
   useEffect(() => {
-    if (!isPdf) return;
+    if (!isPdf && !isTiff) return;
     const controller = new AbortController();
     let destroy: (() => void) | null = null;
     fetchDocumentBytes(documentId, controller.signal)
       .then((bytes) => {
         if (controller.signal.aborted) return null;
-        const opened = openPdf(bytes);
+        const opened = isTiff ? openTiff(bytes) : openPdf(bytes);
         destroy = opened.destroy;
         return opened.promise;
       })
       .then(
         (loaded) => loaded && !controller.signal.aborted && setPdf(loaded),
-        (error: unknown) => !controller.signal.aborted && setPdfError(error),
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          if (error instanceof UnsupportedTiffError) setTiffRefusal(error.reason);
+          else setPdfError(error);
+        },
       );
     return () => {
       controller.abort();
       destroy?.();
     };
-  }, [documentId, isPdf]);
+  }, [documentId, isPdf, isTiff]);
 
   // Fit-to-width needs the stage width and the current page's width at scale 1.
   useEffect(() => {
@@ -277,13 +286,19 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       <div className="viewer-body">
         {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} onPick={goTo} />}
         <div className="stage" ref={stage}>
-          {meta.data && !isPdf && !isImage && (
+          {meta.data && !viewable && (
             <p className="muted stage-note">
-              The viewer shows PDF, PNG and JPEG documents. This {meta.data.document_type} file can be processed and exported from the case.
+              The viewer shows PDF, PNG, JPEG and TIFF documents. This {meta.data.document_type} file can be processed and exported from the case.
             </p>
           )}
-          {(isPdf || isImage) && !pdf && !image && !pdfError && <p className="muted stage-note">Opening the document…</p>}
-          {pdf && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} />}
+          {tiffRefusal && (
+            <p className="muted stage-note" data-testid="tiff-refused">
+              The viewer cannot show this TIFF file: {tiffRefusal}. Redactions cannot be drawn on it here; it can still be processed (OCR,
+              detection) from the case.
+            </p>
+          )}
+          {viewable && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
+          {pdf && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} units={isTiff ? 'image' : 'pdf'} />}
           {image && <ImageView image={image} scale={scale} label={meta.data?.fileName ?? 'Image'} overlay={overlay} />}
         </div>
         <aside className="viewer-side" aria-label="Redaction tools">

@@ -7,7 +7,7 @@ export interface LoadedImage {
   height: number;
 }
 
-/** Loads image bytes as a blob: URL with its natural size (PNG and JPEG; browsers do not show TIFF). */
+/** Loads image bytes as a blob: URL with its natural size (PNG and JPEG; TIFF goes through tiff.ts, browsers do not show it). */
 export async function loadImage(bytes: Uint8Array, mediaType: string): Promise<LoadedImage> {
   const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mediaType }));
   const image = new Image();

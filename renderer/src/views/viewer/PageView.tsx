@@ -17,10 +17,15 @@ interface Props {
   scale: number;
   overlay: (geometry: PageGeometry) => ReactNode;
   onError: (error: unknown) => void;
+  /**
+   * How the overlay measures the page: PDF user space, or (a TIFF page wrapped as a PDF, 1 unit = 1 pixel)
+   * the image's pixels with the origin top-left and y down.
+   */
+  units?: 'pdf' | 'image';
 }
 
 /** One page rendered sharp at the device's pixel ratio, with the redaction overlay laid over it. */
-export function PageView({ pdf, pageNumber, scale, overlay, onError }: Props) {
+export function PageView({ pdf, pageNumber, scale, overlay, onError, units = 'pdf' }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [page, setPage] = useState<PDFPageProxy | null>(null);
   const [geometry, setGeometry] = useState<PageGeometry | null>(null);
@@ -47,7 +52,11 @@ export function PageView({ pdf, pageNumber, scale, overlay, onError }: Props) {
     element.style.width = `${Math.floor(viewport.width)}px`;
     element.style.height = `${Math.floor(viewport.height)}px`;
     const [x1, y1, x2, y2] = page.view as [number, number, number, number];
-    setGeometry({ width: viewport.width, height: viewport.height, transform: viewport.transform as unknown as Matrix, view: [x1, y1, x2, y2] });
+    setGeometry(
+      units === 'image'
+        ? { width: viewport.width, height: viewport.height, transform: [scale, 0, 0, scale, 0, 0], view: [0, 0, x2 - x1, y2 - y1] }
+        : { width: viewport.width, height: viewport.height, transform: viewport.transform as unknown as Matrix, view: [x1, y1, x2, y2] },
+    );
     setRendering(true);
     let task: RenderTask | null = page.render({ canvas: element, viewport, ...(ratio !== 1 && { transform: [ratio, 0, 0, ratio, 0, 0] }) });
     task.promise.then(
@@ -61,7 +70,7 @@ export function PageView({ pdf, pageNumber, scale, overlay, onError }: Props) {
       task?.cancel();
       task = null;
     };
-  }, [page, scale, onError]);
+  }, [page, scale, onError, units]);
 
   return (
     <div className="page-frame" style={geometry ? { width: geometry.width, height: geometry.height } : undefined} aria-busy={rendering} data-page={pageNumber}>
