@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { greyTiffPages, scanImage } from '../helpers/ocr-fixtures.js';
+import { canvasJpeg, colourImage, cutPieces, encodeJpeg, greyImage, regions, splitJpeg, tiffDirectory, writeTiff, type Rect } from '../helpers/tiff-writers.js';
 import { expect, test } from './support/fixtures.js';
 
 // A multi-page TIFF (browsers cannot show TIFF) is shown page by page and redacted in each page's own pixels.
@@ -92,19 +93,66 @@ test('a two-page TIFF is shown page by page and redacted on page 2 in its pixels
   await expect(overlay.locator('g.redaction')).toHaveCount(0);
 });
 
+/** Mean red, green and blue of the page's canvas over a rectangle given in the image's pixels. */
+async function meanColour(page: Page, pageNumber: number, imageWidth: number, rect: Rect): Promise<number[]> {
+  return page.locator(`[data-page="${pageNumber}"] canvas`).evaluate(
+    (canvas: HTMLCanvasElement, { imageWidth, rect }) => {
+      const scale = canvas.width / imageWidth;
+      const [x, y] = [Math.ceil(rect.x1 * scale), Math.ceil(rect.y1 * scale)];
+      const [width, height] = [Math.floor((rect.x2 - rect.x1) * scale), Math.floor((rect.y2 - rect.y1) * scale)];
+      const { data } = canvas.getContext('2d')!.getImageData(x, y, width, height);
+      const sums = [0, 0, 0];
+      for (let index = 0; index < data.length; index += 4) for (let channel = 0; channel < 3; channel += 1) sums[channel]! += data[index + channel] ?? 0;
+      return sums.map((sum) => Math.round(sum / (width * height)));
+    },
+    { imageWidth, rect },
+  );
+}
+
+test('a JPEG-in-TIFF is shown: grey JPEG strips with shared tables, then YCbCr JPEG tiles', async ({ admin, signedIn: page }) => {
+  const [width, height] = [400, 300];
+  const strips = cutPieces(greyImage(width, height), width, height, 1, { rowsPerStrip: 64 }).map((piece) =>
+    splitJpeg(encodeJpeg({ width: piece.width, height: piece.height, samples: piece.samples, components: 1 })),
+  );
+  const tiles = cutPieces(colourImage(width, height), width, height, 3, { tileWidth: 128, tileLength: 128 }).map((piece) => canvasJpeg(piece.samples, piece.width, piece.height));
+  const tiff = writeTiff([
+    tiffDirectory({ width, height, samples: 1, photometric: 1, compression: 7, layout: { rowsPerStrip: 64 }, blocks: strips.map((part) => part.abbreviated), jpegTables: strips[0]!.tables }),
+    tiffDirectory({ width, height, samples: 3, photometric: 6, compression: 7, layout: { tileWidth: 128, tileLength: 128 }, blocks: tiles }),
+  ]);
+  const created = await admin.createCase(`JPEG TIFF case ${Date.now()}`);
+  const [document] = await admin.upload(created.id, [{ name: 'scan.tif', bytes: tiff }]);
+  await page.goto(`/#/documents/${document!.id}?case=${created.id}`);
+  const overlay = page.getByTestId('redaction-overlay');
+  const { dark, light } = regions(width, height);
+  const inner = (rect: Rect): Rect => ({ x1: rect.x1 + 8, y1: rect.y1 + 8, x2: rect.x2 - 8, y2: rect.y2 - 8 });
+
+  await expect(page.locator('[data-page="1"]')).toHaveAttribute('aria-busy', 'false');
+  await expectAspect(overlay, width, height);
+  expect(Math.max(...(await meanColour(page, 1, width, inner(dark))))).toBeLessThan(50);
+  expect(Math.min(...(await meanColour(page, 1, width, inner(light))))).toBeGreaterThan(210);
+
+  await page.keyboard.press('PageDown');
+  await expect(page.locator('[data-page="2"]')).toHaveAttribute('aria-busy', 'false');
+  const [r = 0, g = 0, b = 0] = await meanColour(page, 2, width, inner(dark));
+  expect(r > 190 && g < 70 && b < 70, `the red block is red: ${[r, g, b].join(', ')}`).toBe(true);
+  const [r2 = 0, g2 = 0, b2 = 0] = await meanColour(page, 2, width, inner(light));
+  expect(r2 < 70 && g2 < 80 && b2 > 180, `the blue block is blue: ${[r2, g2, b2].join(', ')}`).toBe(true);
+  await expect(page.getByTestId('tiff-refused')).toHaveCount(0);
+});
+
 test('a TIFF the viewer cannot read says why in plain words', async ({ admin, signedIn: page }) => {
   const image = scanImage({ widthPx: 300, heightPx: 200, lines: ['Fax'], fontPx: 40 });
   const tiff = greyTiffPages([{ grey: image.grey, width: image.width, height: image.height }]);
-  // Mark the page as JPEG-in-TIFF (Compression tag 259 = 7), a variant the converter refuses.
+  // Mark the page as old-style JPEG-in-TIFF (Compression tag 259 = 6), a variant the converter refuses.
   expect(tiff.toString('latin1', 0, 2)).toBe('II');
   const directory = tiff.readUInt32LE(4);
   const entry = Array.from({ length: tiff.readUInt16LE(directory) }, (_, index) => directory + 2 + index * 12).find((at) => tiff.readUInt16LE(at) === 259);
   expect(entry).toBeDefined();
-  tiff.writeUInt16LE(7, entry! + 8);
+  tiff.writeUInt16LE(6, entry! + 8);
   const created = await admin.createCase(`TIFF refused ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'jpeg-in.tif', bytes: tiff }]);
   await page.goto(`/#/documents/${document!.id}?case=${created.id}`);
-  await expect(page.getByTestId('tiff-refused')).toContainText('The viewer cannot show this TIFF file: its pages are stored as JPEG inside the TIFF.');
+  await expect(page.getByTestId('tiff-refused')).toContainText('The viewer cannot show this TIFF file: its pages use an old form of JPEG inside the TIFF (compression 6)');
   await expect(page.getByTestId('redaction-overlay')).toHaveCount(0);
   await expect(page.getByText('Opening the document…')).toHaveCount(0);
 });

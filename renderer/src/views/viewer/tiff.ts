@@ -13,7 +13,7 @@ export class UnsupportedTiffError extends Error {
 /** The converter's reason, in a clerk's words where its own are technical. */
 function plainReason(reason: string): string {
   const compression = /TIFF compression (\d+) is not supported/.exec(reason)?.[1];
-  if (compression === '6' || compression === '7') return 'its pages are stored as JPEG inside the TIFF';
+  if (compression === '6') return 'its pages use an old form of JPEG inside the TIFF (compression 6), which the viewer does not read';
   if (compression) return `its pages use a compression the viewer does not read (TIFF compression ${compression})`;
   return reason;
 }
