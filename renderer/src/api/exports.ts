@@ -8,7 +8,7 @@ export interface ExportRequest {
   case_id: string;
   format: ExportFormat;
   filters?: ExportFiltersInput;
-  options?: { cover_sheet?: boolean; labels?: boolean; dpi?: number };
+  options?: { cover_sheet?: boolean; labels?: boolean; dpi?: number; method?: 'auto' | 'raster' };
 }
 
 export async function createExport(body: ExportRequest, idempotencyKey: string): Promise<Export> {

@@ -42,6 +42,8 @@ export function ExportDialog({ value, documents, onClose }: Props) {
   const [includePending, setIncludePending] = useState(false);
   const [coverSheet, setCoverSheet] = useState(false);
   const [labels, setLabels] = useState(true);
+  // Some offices' policy is to release redacted pages as pictures only; the default keeps born-digital pages as text.
+  const [flatten, setFlatten] = useState(false);
   const [current, setCurrent] = useState<Export | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -82,7 +84,7 @@ export function ExportDialog({ value, documents, onClose }: Props) {
             ...(layers.length < LAYERS.length && { layers }),
             include_pending: includePending,
           },
-          ...(burnsIn && { options: { labels, ...(format === 'pdf' && { cover_sheet: coverSheet }) } }),
+          ...(burnsIn && { options: { labels, ...(flatten && { method: 'raster' as const }), ...(format === 'pdf' && { cover_sheet: coverSheet }) } }),
         },
         key,
       );
@@ -188,6 +190,10 @@ export function ExportDialog({ value, documents, onClose }: Props) {
             <label className="check">
               <input type="checkbox" checked={labels} disabled={!burnsIn} onChange={(event) => setLabels(event.target.checked)} />
               Print the exemption code in each box
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={flatten} disabled={!burnsIn} onChange={(event) => setFlatten(event.target.checked)} />
+              Flatten redacted pages into images (slower, larger files)
             </label>
             <label className="check">
               <input type="checkbox" checked={coverSheet} disabled={format !== 'pdf'} onChange={(event) => setCoverSheet(event.target.checked)} />
