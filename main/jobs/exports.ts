@@ -16,6 +16,7 @@ import {
 } from '../services/exports.js';
 import { buildExport } from './export-build.js';
 import type { WorkerPool } from './pool.js';
+import { CoalescedPass } from './coalesced-pass.js';
 
 /** Progress is written at most this often per export. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -43,8 +44,7 @@ export class ExportRunner {
   private readonly running = new Map<number, Running>();
   private readonly concurrency: number;
   private stopped = false;
-  private filling: Promise<void> | null = null;
-  private refill = false;
+  private readonly passes = new CoalescedPass(() => this.fill(), () => this.stopped, 'export runner failed to claim exports');
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
@@ -66,7 +66,7 @@ export class ExportRunner {
 
   /** Resolves once the first claim pass has run. */
   async started(): Promise<void> {
-    await this.filling;
+    await this.passes.settled();
   }
 
   private changed(id: number): void {
@@ -84,20 +84,7 @@ export class ExportRunner {
 
   /** Fills free slots with pending exports; concurrent calls coalesce into one more pass. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.refill = true;
-      return;
-    }
-    this.filling = this.fill()
-      .catch((error: unknown) => console.error('export runner failed to claim exports:', error))
-      .finally(() => {
-        this.filling = null;
-        if (this.refill) {
-          this.refill = false;
-          this.wake();
-        }
-      });
+    this.passes.wake();
   }
 
   private async fill(): Promise<void> {
@@ -175,7 +162,7 @@ export class ExportRunner {
     this.stopped = true;
     clearInterval(this.timer);
     this.unsubscribe();
-    await this.filling;
+    await this.passes.settled();
     for (const entry of this.running.values()) {
       if (entry.stopReason === null) entry.stopReason = 'shutdown';
       entry.controller.abort();

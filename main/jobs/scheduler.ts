@@ -3,6 +3,7 @@ import type { Runtime } from '../runtime.js';
 import { claimNextJob, completeJob, failJob, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
 import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
+import { CoalescedPass } from './coalesced-pass.js';
 
 /** Progress is written at most this often per job: one SQLite write per page would be wasteful on big files. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -31,8 +32,7 @@ export class JobScheduler {
   private readonly ownsPool: boolean;
   private readonly running = new Map<number, Running>();
   private stopped = false;
-  private filling: Promise<void> | null = null;
-  private refill = false;
+  private readonly passes = new CoalescedPass(() => this.fill(), () => this.stopped, 'job scheduler failed to claim jobs');
   private readonly timer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
 
@@ -50,20 +50,7 @@ export class JobScheduler {
 
   /** Fills free threads with queued jobs; concurrent calls coalesce into one more pass. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.filling) {
-      this.refill = true;
-      return;
-    }
-    this.filling = this.fill()
-      .catch((error: unknown) => console.error('job scheduler failed to claim jobs:', error))
-      .finally(() => {
-        this.filling = null;
-        if (this.refill) {
-          this.refill = false;
-          this.wake();
-        }
-      });
+    this.passes.wake();
   }
 
   private async fill(): Promise<void> {
@@ -138,7 +125,7 @@ export class JobScheduler {
     this.stopped = true;
     clearInterval(this.timer);
     this.unsubscribe();
-    await this.filling;
+    await this.passes.settled();
     for (const entry of this.running.values()) {
       entry.stopReason = 'shutdown';
       entry.controller.abort();

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { fsyncDirectory } from './durable-files.js';
 
 export class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -97,16 +98,5 @@ export class BlobStore {
       }
     }
     return { tempRemoved, orphansRemoved };
-  }
-}
-
-async function fsyncDirectory(dir: string): Promise<void> {
-  // Windows cannot open directories for fsync; NTFS journals the rename itself.
-  if (process.platform === 'win32') return;
-  const handle = await fsp.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

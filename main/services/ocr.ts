@@ -1,6 +1,6 @@
 import { DomainError } from '../common/errors.js';
 import type { Job } from '../common/schemas/jobs.js';
-import { findNewestDocumentJobOfKind } from '../db/queries/jobs.js';
+import { findNewestDocumentJob } from '../db/queries/jobs.js';
 import type { Executor } from '../db/queries/executor.js';
 import type { ServiceContext } from './context.js';
 import { requireDocument } from './documents.js';
@@ -28,7 +28,7 @@ export async function startOcr(db: Executor, ctx: ServiceContext, documentId: nu
       { field: 'doc_id', location: 'body', message: `a ${document.document_type} document has no pages to recognise` },
     ]);
   }
-  const active = await findNewestDocumentJobOfKind(db, ctx.actor.organizationId, documentId, 'ocr');
+  const active = await findNewestDocumentJob(db, ctx.actor.organizationId, documentId, 'ocr');
   if (active && (active.status === 'queued' || active.status === 'running')) return { job: toJob(active), started: false };
   return { job: await enqueueJob(db, ctx, documentId, 'ocr', options), started: true };
 }
@@ -36,7 +36,7 @@ export async function startOcr(db: Executor, ctx: ServiceContext, documentId: nu
 /** The document's newest OCR job; 404 when none was ever started. */
 export async function latestOcrJob(db: Executor, ctx: ServiceContext, documentId: number): Promise<Job> {
   await requireDocument(db, ctx, documentId);
-  const row = await findNewestDocumentJobOfKind(db, ctx.actor.organizationId, documentId, 'ocr');
+  const row = await findNewestDocumentJob(db, ctx.actor.organizationId, documentId, 'ocr');
   if (!row) throw new DomainError('resource_not_found', `no OCR job was started for document ${documentId}: start one with POST /ocr/status`);
   return toJob(row);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from '../common/errors.js';
 import type { Job } from '../common/schemas/jobs.js';
 import type { Executor } from '../db/queries/executor.js';
-import { findLatestDocumentJob } from '../db/queries/jobs.js';
+import { findNewestDocumentJob } from '../db/queries/jobs.js';
 import type { ServiceContext } from './context.js';
 import { requireDocument } from './documents.js';
 import { enqueueJob, getJob, toJob } from './jobs.js';
@@ -51,7 +51,7 @@ function viewOf(documentId: number, job: Job | null): SummaryView {
 /** The newest completed summary of the document; an empty summary when there is none yet. */
 export async function latestSummary(db: Executor, ctx: ServiceContext, documentId: number): Promise<SummaryView> {
   await requireDocument(db, ctx, documentId);
-  const row = await findLatestDocumentJob(db, ctx.actor.organizationId, documentId, 'summary', 'completed');
+  const row = await findNewestDocumentJob(db, ctx.actor.organizationId, documentId, 'summary', 'completed');
   return viewOf(documentId, row ? toJob(row) : null);
 }
 

@@ -337,7 +337,6 @@ export function setDisposedPath(db: Executor, fileId: number, disposedPath: stri
   return updateFileIfState(db, fileId, ['disposing', 'failing'], { disposed_path: disposedPath, updated_at: now });
 }
 
-/** disposing → done, with its audit record and event. */
 export interface Disposal {
   /** The source is still at its path (left there, or it could not be moved). */
   sourceKept: boolean;
@@ -345,33 +344,41 @@ export interface Disposal {
   disposedPath: string | null;
 }
 
-export async function finishFile(db: Executor, ctx: ServiceContext, fileId: number, disposal: Disposal): Promise<boolean> {
-  const now = isoNow(ctx);
-  const changed = await updateFileIfState(db, fileId, ['disposing'], {
-    state: 'done',
-    source_kept: disposal.sourceKept ? 1 : 0,
-    disposed_path: disposal.disposedPath,
-    finished_at: now,
-    updated_at: now,
+/** disposing → done, with its audit record and event. */
+export function finishFile(db: Executor, ctx: ServiceContext, fileId: number, disposal: Disposal): Promise<boolean> {
+  return settleFile(db, ctx, fileId, disposal, {
+    from: 'disposing',
+    to: 'done',
+    action: 'watched_file.complete',
+    event: 'watched_file.completed',
+    details: (file) => ({ document_id: file.document_id, duplicate_of: file.duplicate_of }),
   });
-  if (changed) {
-    const file = toWatchedFile(await reloadFile(db, fileId));
-    await recordChange(db, ctx, {
-      action: 'watched_file.complete',
-      resourceType: 'watched_file',
-      resourceId: fileId,
-      details: { folder_id: file.folder_id, relative_path: file.relative_path, document_id: file.document_id, duplicate_of: file.duplicate_of },
-      event: { type: 'watched_file.completed', payload: { watched_file: file } },
-    });
-  }
-  return changed;
 }
 
 /** failing → failed, with its audit record and event. */
-export async function finishFailed(db: Executor, ctx: ServiceContext, fileId: number, disposal: Disposal): Promise<boolean> {
+export function finishFailed(db: Executor, ctx: ServiceContext, fileId: number, disposal: Disposal): Promise<boolean> {
+  return settleFile(db, ctx, fileId, disposal, {
+    from: 'failing',
+    to: 'failed',
+    action: 'watched_file.fail',
+    event: 'watched_file.failed',
+    details: (file) => ({ error_step: file.error_step, error_message: file.error_message }),
+  });
+}
+
+interface Settlement {
+  from: 'disposing' | 'failing';
+  to: 'done' | 'failed';
+  action: string;
+  event: string;
+  details: (file: ReturnType<typeof toWatchedFile>) => Record<string, unknown>;
+}
+
+/** The last step of a file, done or failed: its final state, where the source went, audit and event. */
+async function settleFile(db: Executor, ctx: ServiceContext, fileId: number, disposal: Disposal, settlement: Settlement): Promise<boolean> {
   const now = isoNow(ctx);
-  const changed = await updateFileIfState(db, fileId, ['failing'], {
-    state: 'failed',
+  const changed = await updateFileIfState(db, fileId, [settlement.from], {
+    state: settlement.to,
     source_kept: disposal.sourceKept ? 1 : 0,
     disposed_path: disposal.disposedPath,
     finished_at: now,
@@ -380,11 +387,11 @@ export async function finishFailed(db: Executor, ctx: ServiceContext, fileId: nu
   if (changed) {
     const file = toWatchedFile(await reloadFile(db, fileId));
     await recordChange(db, ctx, {
-      action: 'watched_file.fail',
+      action: settlement.action,
       resourceType: 'watched_file',
       resourceId: fileId,
-      details: { folder_id: file.folder_id, relative_path: file.relative_path, error_step: file.error_step, error_message: file.error_message },
-      event: { type: 'watched_file.failed', payload: { watched_file: file } },
+      details: { folder_id: file.folder_id, relative_path: file.relative_path, ...settlement.details(file) },
+      event: { type: settlement.event, payload: { watched_file: file } },
     });
   }
   return changed;

@@ -56,29 +56,9 @@ export function listDocumentJobs(db: Executor, organizationId: number, documentI
   return db.selectFrom('jobs').selectAll().where('organization_id', '=', organizationId).where('document_id', '=', documentId).orderBy('id').execute();
 }
 
-/** The newest job of a kind on a document with the given status (e.g. the latest completed summary). */
-export function findLatestDocumentJob(db: Executor, organizationId: number, documentId: number, kind: JobsTable['kind'], status: JobsTable['status']) {
-  return db
-    .selectFrom('jobs')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('document_id', '=', documentId)
-    .where('kind', '=', kind)
-    .where('status', '=', status)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** The newest job of a kind on a document (highest id) whatever its status, or undefined. */
-export function findNewestDocumentJobOfKind(db: Executor, organizationId: number, documentId: number, kind: JobsTable['kind']) {
-  return db
-    .selectFrom('jobs')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('document_id', '=', documentId)
-    .where('kind', '=', kind)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+/** The newest job of a kind on a document (highest id), optionally only with the given status; or undefined. */
+export function findNewestDocumentJob(db: Executor, organizationId: number, documentId: number, kind: JobsTable['kind'], status?: JobsTable['status']) {
+  let query = db.selectFrom('jobs').selectAll().where('organization_id', '=', organizationId).where('document_id', '=', documentId).where('kind', '=', kind);
+  if (status !== undefined) query = query.where('status', '=', status);
+  return query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 }

@@ -2,22 +2,13 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { fsyncDirectory, fsyncFile } from '../../services/durable-files.js';
 import { FAILED_DIR, PROCESSED_DIR } from '../../services/watched-folders.js';
 import type { FileStat } from './stability.js';
 
 // Everything a watched folder writes outside the data directory: release files, the moved sources and the
 // error notes. Each file is written under a temporary name in its final directory, fsynced, then renamed,
 // so a reader (or a crash) only ever sees a whole file or none.
-
-async function fsyncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  const handle = await fsp.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** The temporary name a file is written under; a dotfile, so watchers (ours included) ignore it. */
 function temporaryName(target: string, tag: string): string {
@@ -30,12 +21,7 @@ async function writeAtomically(target: string, tag: string, write: (temp: string
   const temp = temporaryName(target, tag);
   try {
     await write(temp);
-    const handle = await fsp.open(temp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await fsyncFile(temp);
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });

@@ -4,6 +4,7 @@ import { newIdempotencyKey } from '../api/http.js';
 import type { Case } from '../api/types.js';
 import { ErrorBanner } from '../components/ErrorBanner.js';
 import { Modal } from '../components/Modal.js';
+import { PriorityField } from '../components/PriorityField.js';
 
 interface Props {
   onClose: () => void;
@@ -57,15 +58,7 @@ export function NewCaseDialog({ onClose, onCreated }: Props) {
           <textarea value={description} onChange={(event) => setDescription(event.target.value)} rows={3} />
         </label>
         <div className="row">
-          <label className="field">
-            <span>Priority</span>
-            <select value={priority} onChange={(event) => setPriority(event.target.value as Case['priority'])}>
-              <option value="low">Low</option>
-              <option value="normal">Normal</option>
-              <option value="high">High</option>
-              <option value="urgent">Urgent</option>
-            </select>
-          </label>
+          <PriorityField value={priority} onChange={setPriority} />
           <label className="field">
             <span>Due date</span>
             <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />

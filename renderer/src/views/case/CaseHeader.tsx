@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import { newIdempotencyKey } from '../../api/http.js';
 import type { Case, CaseAction } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { PriorityField } from '../../components/PriorityField.js';
 import { PriorityBadge, StatusBadge } from '../../components/StatusBadge.js';
 import { formatDateTime, formatDay } from '../../domain/format.js';
 import { isOverdue, localDay } from '../../domain/queue.js';
@@ -149,15 +150,7 @@ function EditDetails({ value, busy, onSave }: EditProps) {
         <span>Name</span>
         <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={500} />
       </label>
-      <label className="field">
-        <span>Priority</span>
-        <select value={priority} onChange={(event) => setPriority(event.target.value as Case['priority'])}>
-          <option value="low">Low</option>
-          <option value="normal">Normal</option>
-          <option value="high">High</option>
-          <option value="urgent">Urgent</option>
-        </select>
-      </label>
+      <PriorityField value={priority} onChange={setPriority} />
       <label className="field">
         <span>Due date</span>
         <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
