@@ -36,8 +36,10 @@ export class WorkerPool {
   private readonly piscina: Piscina<WorkerEnvelope, unknown>;
 
   constructor(readonly size = defaultPoolSize()) {
-    // Threads start on demand and leave when idle, so an instance that runs no jobs holds none.
-    this.piscina = new Piscina({ filename: workerEntry(), minThreads: 0, maxThreads: size, idleTimeout: 30_000 });
+    // Threads start on demand and leave when idle, so an instance that runs no jobs holds none. They run the
+    // compiled worker and take none of this process's flags: a loader such as tsx (tests, benchmarks) would
+    // otherwise start in every thread and its source-map support alone grows each thread's heap fourfold.
+    this.piscina = new Piscina({ filename: workerEntry(), execArgv: [], minThreads: 0, maxThreads: size, idleTimeout: 30_000 });
   }
 
   async run<T extends WorkerTask>(task: T, options: RunOptions): Promise<ResultFor<T['kind']>> {

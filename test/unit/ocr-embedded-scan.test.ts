@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { embeddedScan } from '../../worker/ocr/embedded-scan.js';
+import { GREY_TIFF_PIXELS_OFFSET } from '../../worker/ocr/grey-tiff.js';
 import { openPdf } from '../../worker/ocr/pdf.js';
 import { proseLines, scanImage, scannedPdf, type ScanPageSpec } from '../helpers/ocr-fixtures.js';
 
@@ -27,17 +28,17 @@ async function pageOf(spec: ScanPageSpec) {
 const image300 = scanImage({ widthPx: 1275, heightPx: 1650, lines: proseLines(7, 8, 40), fontPx: 40, marginPx: 100 });
 
 describe('embeddedScan', () => {
-  it('hands over the picture of a plain scanned page as grey PGM, with its resolution and an exact mapping', async () => {
+  it('hands over the picture of a plain scanned page as a grey TIFF, with its resolution and an exact mapping', async () => {
     const { page, truth } = await pageOf({ image: image300 });
     const scan = await embeddedScan(page, 300);
     expect(scan).not.toBeNull();
     expect(scan?.width).toBe(1275);
     expect(scan?.height).toBe(1650);
     expect(scan?.dpi).toBeCloseTo(300, 1);
-    const header = `P5\n1275 1650\n255\n`;
-    expect(Buffer.from(scan!.image.subarray(0, header.length)).toString('latin1')).toBe(header);
-    // The PGM's pixels are the picture's grey levels.
-    const pixels = scan!.image.subarray(header.length);
+    expect(Buffer.from(scan!.image.subarray(0, 4)).toString('latin1')).toBe('II*\0');
+    expect(scan!.image.length).toBe(GREY_TIFF_PIXELS_OFFSET + 1275 * 1650);
+    // The TIFF's pixels are the picture's grey levels.
+    const pixels = scan!.image.subarray(GREY_TIFF_PIXELS_OFFSET);
     let differing = 0;
     for (let index = 0; index < pixels.length; index += 1) if (Math.abs((pixels[index] ?? 0) - (image300.grey[index] ?? 0)) > 2) differing += 1;
     expect(differing).toBe(0);
@@ -111,7 +112,7 @@ describe('embeddedScan', () => {
     expect(pixels[height * width - 1]).toBe(255);
   });
 
-  it('takes the stored picture without decoding it through pdf.js: the same PGM from Flate, the JPEG bytes as they are', async () => {
+  it('takes the stored picture without decoding it through pdf.js: the same grey TIFF from Flate, the JPEG bytes as they are', async () => {
     const { page, structure } = await pageOf({ image: image300 });
     const decoded = await embeddedScan(page, 300);
     const stored = await embeddedScan(page, 300, structure);

@@ -1,7 +1,7 @@
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { imageCoverage, toGreyPgm, wordsToPdfSpace } from '../../worker/ocr/render.js';
+import { imageCoverage, wordsToPdfSpace } from '../../worker/ocr/render.js';
 import { parseTsv } from '../../worker/ocr/tsv.js';
 import { pageText } from '../../worker/ocr/words.js';
 import { bornDigitalPdf, displayToUser, greyPng, scanImage, scannedPdf, type Box, type Rotation } from '../helpers/ocr-fixtures.js';
@@ -88,15 +88,3 @@ describe('tesseract TSV', () => {
   });
 });
 
-describe('grey PNM', () => {
-  it('has a P5 header and Rec. 601 luma per pixel', () => {
-    const rgba = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255]);
-    const pgm = Buffer.from(toGreyPgm(rgba, 2, 2));
-    expect(pgm.subarray(0, 11).toString('latin1')).toBe('P5\n2 2\n255\n');
-    expect([...pgm.subarray(11)]).toEqual([255, 0, 76, 149]);
-    // Pixels not aligned for 32-bit reads take the byte path, with the same result.
-    const unaligned = new Uint8Array(rgba.length + 1).subarray(1);
-    unaligned.set(rgba);
-    expect([...Buffer.from(toGreyPgm(unaligned, 2, 2)).subarray(11)]).toEqual([255, 0, 76, 149]);
-  });
-});

@@ -1,6 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { ImageKind, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { greyTiff } from './grey-tiff.js';
 
 // A scanned page is usually one picture and nothing else. Its pixels are what tesseract should read: drawing
 // them onto a 300 dpi canvas first costs a render and a resample (a fifth of a page's OCR time) and gains
@@ -48,7 +49,7 @@ function isDecodedImage(value: unknown): value is DecodedImage {
 }
 
 export interface EmbeddedScan {
-  /** The picture's own pixels: binary PGM (P5), or the stored JPEG. */
+  /** The picture's own pixels: an uncompressed grey TIFF, or the stored JPEG. */
   image: Uint8Array;
   width: number;
   height: number;
@@ -87,43 +88,36 @@ async function decodedImage(page: PDFPageProxy, objId: string): Promise<DecodedI
   return isDecodedImage(value) ? value : null;
 }
 
-/** Grey PGM of a picture pdf.js decoded; null for kinds with transparency or unknown layouts. */
-function toPgm(image: DecodedImage): Uint8Array | null {
+/** Grey TIFF of a picture pdf.js decoded; null for kinds with transparency or unknown layouts. */
+function toGrey(image: DecodedImage, dpi: number): Uint8Array | null {
   const { width, height, data } = image;
-  if (image.kind === ImageKind.RGB_24BPP) return data.length < width * height * 3 ? null : pgmOf(data, width, height, 3);
+  if (image.kind === ImageKind.RGB_24BPP) return data.length < width * height * 3 ? null : greyOf(data, width, height, 3, dpi);
   if (image.kind !== ImageKind.GRAYSCALE_1BPP) return null;
   // Rows padded to whole bytes; a set bit is white, as pdf.js unpacks it for drawing.
   const rowBytes = (width + 7) >> 3;
   if (data.length < rowBytes * height) return null;
-  const { out, start } = pgmBuffer(width, height);
-  let target = start;
+  const { bytes, pixels: out } = greyTiff(width, height, dpi);
+  let target = 0;
   for (let y = 0; y < height; y += 1) {
     const row = y * rowBytes;
     for (let x = 0; x < width; x += 1) out[target++] = ((data[row + (x >> 3)] ?? 0xff) >> (7 - (x & 7))) & 1 ? 255 : 0;
   }
-  return out;
+  return bytes;
 }
 
-function pgmBuffer(width: number, height: number): { out: Buffer; start: number } {
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
-  const out = Buffer.allocUnsafe(header.length + width * height);
-  header.copy(out, 0);
-  return { out, start: header.length };
-}
-
-/** 8-bit grey or RGB samples to grey PGM (Rec. 601 luma). */
-function pgmOf(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 3): Uint8Array {
-  const { out, start } = pgmBuffer(width, height);
+/** 8-bit grey or RGB samples to a grey TIFF (Rec. 601 luma). */
+function greyOf(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 3, dpi: number): Uint8Array {
+  const { bytes, pixels: out } = greyTiff(width, height, dpi);
   const pixels = width * height;
   if (channels === 1) {
-    out.set(samples.subarray(0, pixels), start);
-    return out;
+    out.set(samples.subarray(0, pixels));
+    return bytes;
   }
-  let target = start;
+  let target = 0;
   for (let index = 0; index < pixels * 3; index += 3) {
     out[target++] = ((samples[index] ?? 255) * 77 + (samples[index + 1] ?? 255) * 150 + (samples[index + 2] ?? 255) * 29) >> 8;
   }
-  return out;
+  return bytes;
 }
 
 interface Placement {
@@ -164,7 +158,9 @@ export async function embeddedScan(page: PDFPageProxy, dpi: number, source?: PDF
   const stored = source ? storedPicture(source, page.pageNumber - 1) : null;
   if (stored) {
     const placed = placement(page, stored.matrix, stored.width, stored.height, dpi);
-    return placed ? { image: stored.image, width: stored.width, height: stored.height, ...placed } : null;
+    if (!placed) return null;
+    const image = stored.filter === 'jpeg' ? stored.stored : readSamples(stored, placed.dpi);
+    return image ? { image, width: stored.width, height: stored.height, ...placed } : null;
   }
   const picture = await onlyPicture(page);
   if (!picture) return null;
@@ -172,8 +168,8 @@ export async function embeddedScan(page: PDFPageProxy, dpi: number, source?: PDF
   if (!image) return null;
   const placed = placement(page, picture.matrix, image.width, image.height, dpi);
   if (!placed) return null;
-  const pgm = toPgm(image);
-  return pgm ? { image: pgm, width: image.width, height: image.height, ...placed } : null;
+  const grey = toGrey(image, placed.dpi);
+  return grey ? { image: grey, width: image.width, height: image.height, ...placed } : null;
 }
 
 // ---- the stored picture, read with pdf-lib without decoding the page through pdf.js ----
@@ -232,7 +228,29 @@ function components(context: PDFContext, space: PDFObject | undefined): 1 | 3 | 
   return null;
 }
 
-function storedPicture(source: PDFDocument, pageIndex: number): { image: Uint8Array; width: number; height: number; matrix: Matrix } | null {
+interface StoredPicture {
+  width: number;
+  height: number;
+  matrix: Matrix;
+  /** A JPEG tesseract reads as it is, or Flate-compressed 8-bit samples. */
+  filter: 'jpeg' | 'flate';
+  stored: Uint8Array;
+  channels: 1 | 3;
+}
+
+/** A stored Flate picture's samples as a grey TIFF; null when they are fewer than its size says. */
+function readSamples(stored: StoredPicture, dpi: number): Uint8Array | null {
+  try {
+    const size = stored.width * stored.height * stored.channels;
+    // One output chunk of the expected size: zlib's default 16 KiB chunks would be joined by another copy.
+    const samples = inflateSync(stored.stored, { chunkSize: Math.max(64 * 1024, size + 1) });
+    return samples.length < size ? null : greyOf(samples, stored.width, stored.height, stored.channels, dpi);
+  } catch {
+    return null;
+  }
+}
+
+function storedPicture(source: PDFDocument, pageIndex: number): StoredPicture | null {
   try {
     if (pageIndex < 0 || pageIndex >= source.getPageCount()) return null;
     const { context } = source;
@@ -258,11 +276,9 @@ function storedPicture(source: PDFDocument, pageIndex: number): { image: Uint8Ar
     if (['Decode', 'SMask', 'Mask', 'ImageMask', 'DecodeParms'].some((key) => get(key) !== undefined)) return null;
     const filters = get('Filter');
     const filter = filters instanceof PDFArray && filters.size() === 1 ? lookup(context, filters.get(0)) : filters;
-    if (filter === PDFName.of('DCTDecode')) return { image: stream.contents, width, height, matrix };
+    if (filter === PDFName.of('DCTDecode')) return { width, height, matrix, filter: 'jpeg', stored: stream.contents, channels };
     if (filter !== PDFName.of('FlateDecode')) return null;
-    const samples = inflateSync(stream.contents);
-    if (samples.length < width * height * channels) return null;
-    return { image: pgmOf(samples, width, height, channels), width, height, matrix };
+    return { width, height, matrix, filter: 'flate', stored: stream.contents, channels };
   } catch {
     return null; // anything unexpected: pdf.js decodes the page instead
   }

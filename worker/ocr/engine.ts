@@ -50,7 +50,7 @@ export interface RecognizeOptions {
 
 /**
  * Recognises one image (any format leptonica reads: PNG, JPEG, TIFF, BMP, PNM) and returns its words in
- * image pixels. Rendered pages come as grey PNM, which needs no decoding beyond a header.
+ * image pixels. Rendered pages and page pictures come as uncompressed grey TIFF (grey-tiff.ts).
  */
 export function recognize(image: Uint8Array, options: RecognizeOptions): Promise<RecognizedPage> {
   const run = queue.then(async () => {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageWord } from '../../main/common/schemas/pages.js';
+import { greyTiff } from './grey-tiff.js';
 import type { PixelWord } from './tsv.js';
 import { boxAround, round, type LinedWord } from './words.js';
 
@@ -54,7 +55,7 @@ function createCanvas(document: PDFDocumentProxy, width: number, height: number)
 }
 
 export interface RenderedPage {
-  /** Binary PGM (P5): 8-bit grey, read by leptonica without decompression. */
+  /** Uncompressed 8-bit grey TIFF (see grey-tiff.ts). */
   image: Uint8Array;
   width: number;
   height: number;
@@ -71,7 +72,8 @@ export async function renderPage(document: PDFDocumentProxy, page: PDFPageProxy,
   const { pair, factory } = createCanvas(document, width, height);
   try {
     await page.render({ canvasContext: pair.context, canvas: pair.canvas, viewport, background: 'rgb(255,255,255)' }).promise;
-    return { image: toGreyPgm(pair.canvas.data(), width, height), width, height, dpi: round(scale * 72, 2), viewport };
+    const renderedDpi = round(scale * 72, 2);
+    return { image: toGreyTiff(pair.canvas.data(), width, height, renderedDpi), width, height, dpi: renderedDpi, viewport };
   } finally {
     factory.destroy(pair);
   }
@@ -79,13 +81,11 @@ export async function renderPage(document: PDFDocumentProxy, page: PDFPageProxy,
 
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
-/** RGBA (opaque: drawn on white) to 8-bit luma with Rec. 601 weights, behind a PGM header. */
-export function toGreyPgm(rgba: Uint8Array, width: number, height: number): Uint8Array {
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'latin1');
+/** RGBA (opaque: drawn on white) to 8-bit luma with Rec. 601 weights, as a grey TIFF. */
+export function toGreyTiff(rgba: Uint8Array, width: number, height: number, dpi: number): Uint8Array {
+  const { bytes, pixels: out } = greyTiff(width, height, dpi);
   const pixels = width * height;
-  const out = Buffer.allocUnsafe(header.length + pixels);
-  header.copy(out, 0);
-  let target = header.length;
+  let target = 0;
   if (LITTLE_ENDIAN && rgba.byteOffset % 4 === 0) {
     // One 32-bit read per pixel (R in the low byte): a page is 8 million pixels.
     const words = new Uint32Array(rgba.buffer, rgba.byteOffset, pixels);
@@ -93,12 +93,12 @@ export function toGreyPgm(rgba: Uint8Array, width: number, height: number): Uint
       const pixel = words[index] ?? 0xffffffff;
       out[target++] = ((pixel & 0xff) * 77 + ((pixel >>> 8) & 0xff) * 150 + ((pixel >>> 16) & 0xff) * 29) >> 8;
     }
-    return out;
+    return bytes;
   }
   for (let source = 0; source < pixels * 4; source += 4) {
     out[target++] = ((rgba[source] ?? 255) * 77 + (rgba[source + 1] ?? 255) * 150 + (rgba[source + 2] ?? 255) * 29) >> 8;
   }
-  return out;
+  return bytes;
 }
 
 /** Pixel boxes (top-left origin) of a rendered page to PDF user space, unrotated, crop box offset undone. */
