@@ -11,9 +11,12 @@ import {
   type IssuedApiKey,
   type ServiceAccount,
 } from '../../api/access.js';
-import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ScopePicker } from '../../components/ScopePicker.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
+import { SettingsSection } from '../../components/SettingsSection.js';
+import { TextField } from '../../components/TextField.js';
+import { upsertById } from '../../domain/collections.js';
 import { formatDateTime } from '../../domain/format.js';
 import { useAction } from '../../hooks/useAction.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -27,31 +30,34 @@ export function ApiKeysSection() {
   const [form, setForm] = useState<'account' | 'key' | null>(null);
 
   const putKey = (key: ApiKey | undefined) => {
-    if (!key) return;
-    keys.setData((previous) => ((previous ?? []).some((entry) => entry.id === key.id) ? (previous ?? []).map((entry) => (entry.id === key.id ? key : entry)) : [...(previous ?? []), key]));
+    if (key) keys.setData((previous) => upsertById(previous, key));
   };
   const putAccount = (account: ServiceAccount | undefined) => {
-    if (!account) return;
-    accounts.setData((previous) =>
-      (previous ?? []).some((entry) => entry.id === account.id) ? (previous ?? []).map((entry) => (entry.id === account.id ? account : entry)) : [...(previous ?? []), account],
-    );
+    if (account) accounts.setData((previous) => upsertById(previous, account));
   };
   const accountName = (id: string) => accounts.data?.find((account) => account.id === id)?.name ?? `account ${id}`;
 
   return (
-    <section className="settings-section" aria-labelledby="keys-title">
-      <div className="section-header">
-        <h2 id="keys-title">API keys</h2>
-        <div className="spacer" />
-        <button type="button" className="button small" onClick={() => setForm(form === 'account' ? null : 'account')}>
-          New service account
-        </button>
-        <button type="button" className="button primary small" onClick={() => setForm(form === 'key' ? null : 'key')} disabled={!accounts.data?.length}>
-          Issue key
-        </button>
-      </div>
-      <ErrorBanner error={accounts.error ?? keys.error} onRetry={() => { accounts.reload(); keys.reload(); }} />
-      <ErrorBanner error={action.error} onDismiss={action.clearError} />
+    <SettingsSection
+      titleId="keys-title"
+      title="API keys"
+      actions={
+        <>
+          <button type="button" className="button small" onClick={() => setForm(form === 'account' ? null : 'account')}>
+            New service account
+          </button>
+          <button type="button" className="button primary small" onClick={() => setForm(form === 'key' ? null : 'key')} disabled={!accounts.data?.length}>
+            Issue key
+          </button>
+        </>
+      }
+      loadError={accounts.error ?? keys.error}
+      onRetry={() => {
+        accounts.reload();
+        keys.reload();
+      }}
+      action={action}
+    >
       {issued && <SecretOnce label={`Key “${issued.name}”`} secret={issued.secret} onDone={() => setIssued(null)} />}
       {form === 'account' && (
         <AccountForm
@@ -80,89 +86,69 @@ export function ApiKeysSection() {
         />
       )}
       <h3>Service accounts</h3>
-      <div className="table-wrap">
-        <table className="grid" aria-label="Service accounts">
-          <thead>
-            <tr>
-              <th>Account</th>
-              <th>Maximum scopes</th>
-              <th>Status</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(accounts.data ?? []).map((account) => (
-              <tr key={account.id}>
-                <td>
-                  <strong>{account.name}</strong>
-                  <div className="cell-sub">{account.description}</div>
-                </td>
-                <td className="scopes-cell">{account.max_scopes.join(', ')}</td>
-                <td>{account.active ? 'Active' : 'Inactive'}</td>
-                <td className="actions-cell">
-                  <button type="button" className="button tiny ghost" onClick={async () => putAccount(await action.run(`account-active:${account.id}`, (key) => setServiceAccountActive(account.id, !account.active, key)))}>
-                    {account.active ? 'Deactivate' : 'Activate'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Service accounts"
+        columns={['Account', 'Maximum scopes', 'Status', '']}
+        rows={accounts.data}
+        cells={(account) => (
+          <>
+            <td>
+              <strong>{account.name}</strong>
+              <div className="cell-sub">{account.description}</div>
+            </td>
+            <td className="scopes-cell">{account.max_scopes.join(', ')}</td>
+            <td>{account.active ? 'Active' : 'Inactive'}</td>
+            <td className="actions-cell">
+              <button type="button" className="button tiny ghost" onClick={async () => putAccount(await action.run(`account-active:${account.id}`, (key) => setServiceAccountActive(account.id, !account.active, key)))}>
+                {account.active ? 'Deactivate' : 'Activate'}
+              </button>
+            </td>
+          </>
+        )}
+      />
       <h3>Keys</h3>
-      <div className="table-wrap">
-        <table className="grid" aria-label="API keys">
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Account</th>
-              <th>Scopes</th>
-              <th>Status</th>
-              <th>Expires</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(keys.data ?? []).map((key) => (
-              <tr key={key.id}>
-                <td>
-                  <strong>{key.name}</strong>
-                  <div className="cell-sub">
-                    <code>{key.prefix}</code>
-                  </div>
-                </td>
-                <td>{accountName(key.service_account_id)}</td>
-                <td className="scopes-cell">{key.scopes.join(', ')}</td>
-                <td>
-                  {key.status}
-                  {key.previous_secret_expires_at && <div className="cell-sub">old secret works until {formatDateTime(key.previous_secret_expires_at)}</div>}
-                </td>
-                <td className="muted">{key.expires_at ? formatDateTime(key.expires_at) : 'never'}</td>
-                <td className="actions-cell">
-                  <button
-                    type="button"
-                    className="button tiny"
-                    disabled={key.status !== 'active'}
-                    onClick={async () => {
-                      const rotated = await action.run(`rotate:${key.id}`, (idempotencyKey) => rotateApiKey(key.id, idempotencyKey));
-                      if (rotated) {
-                        putKey(rotated);
-                        setIssued(rotated);
-                      }
-                    }}
-                  >
-                    Rotate
-                  </button>
-                  <button type="button" className="button tiny ghost" disabled={key.status === 'revoked'} onClick={async () => putKey(await action.run(`revoke:${key.id}`, (idempotencyKey) => revokeApiKey(key.id, idempotencyKey)))}>
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <DataTable
+        label="API keys"
+        columns={['Key', 'Account', 'Scopes', 'Status', 'Expires', '']}
+        rows={keys.data}
+        cells={(key) => (
+          <>
+            <td>
+              <strong>{key.name}</strong>
+              <div className="cell-sub">
+                <code>{key.prefix}</code>
+              </div>
+            </td>
+            <td>{accountName(key.service_account_id)}</td>
+            <td className="scopes-cell">{key.scopes.join(', ')}</td>
+            <td>
+              {key.status}
+              {key.previous_secret_expires_at && <div className="cell-sub">old secret works until {formatDateTime(key.previous_secret_expires_at)}</div>}
+            </td>
+            <td className="muted">{key.expires_at ? formatDateTime(key.expires_at) : 'never'}</td>
+            <td className="actions-cell">
+              <button
+                type="button"
+                className="button tiny"
+                disabled={key.status !== 'active'}
+                onClick={async () => {
+                  const rotated = await action.run(`rotate:${key.id}`, (idempotencyKey) => rotateApiKey(key.id, idempotencyKey));
+                  if (rotated) {
+                    putKey(rotated);
+                    setIssued(rotated);
+                  }
+                }}
+              >
+                Rotate
+              </button>
+              <button type="button" className="button tiny ghost" disabled={key.status === 'revoked'} onClick={async () => putKey(await action.run(`revoke:${key.id}`, (idempotencyKey) => revokeApiKey(key.id, idempotencyKey)))}>
+                Revoke
+              </button>
+            </td>
+          </>
+        )}
+      />
+    </SettingsSection>
   );
 }
 
@@ -177,14 +163,8 @@ function AccountForm({ busy, onSubmit }: { busy: boolean; onSubmit: (body: { nam
   return (
     <form className="inline-form column" onSubmit={submit} aria-label="New service account">
       <div className="row">
-        <label className="field">
-          <span>Name</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} />
-        </label>
-        <label className="field grow">
-          <span>Description</span>
-          <input value={description} onChange={(event) => setDescription(event.target.value)} maxLength={2000} />
-        </label>
+        <TextField label="Name" value={name} onChange={setName} required maxLength={200} />
+        <TextField label="Description" grow value={description} onChange={setDescription} maxLength={2000} />
       </div>
       <ScopePicker legend="Maximum scopes of its keys" value={scopes} onChange={setScopes} />
       <div className="row">
@@ -219,14 +199,8 @@ function KeyForm({ accounts, busy, onSubmit }: { accounts: ServiceAccount[]; bus
             ))}
           </select>
         </label>
-        <label className="field grow">
-          <span>Key name</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} placeholder="e.g. Case management sync" />
-        </label>
-        <label className="field">
-          <span>Expires (optional)</span>
-          <input type="date" value={expires} onChange={(event) => setExpires(event.target.value)} />
-        </label>
+        <TextField label="Key name" grow value={name} onChange={setName} required maxLength={200} placeholder="e.g. Case management sync" />
+        <TextField label="Expires (optional)" type="date" value={expires} onChange={setExpires} />
       </div>
       <ScopePicker legend="Scopes" value={scopes} onChange={setScopes} allowed={account?.max_scopes ?? []} />
       <div className="row">

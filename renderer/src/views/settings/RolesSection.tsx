@@ -1,7 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { createRole, deleteRole, listRoles, updateRole, type Role } from '../../api/access.js';
-import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ScopePicker } from '../../components/ScopePicker.js';
+import { SettingsSection } from '../../components/SettingsSection.js';
+import { TextField } from '../../components/TextField.js';
+import { upsertById } from '../../domain/collections.js';
 import { useAction } from '../../hooks/useAction.js';
 import { useLoad } from '../../hooks/useLoad.js';
 
@@ -12,21 +15,23 @@ export function RolesSection() {
 
   const saved = (role: Role | undefined) => {
     if (!role) return;
-    roles.setData((previous) => (previous ?? []).some((entry) => entry.id === role.id) ? (previous ?? []).map((entry) => (entry.id === role.id ? role : entry)) : [...(previous ?? []), role]);
+    roles.setData((previous) => upsertById(previous, role));
     setEditing(null);
   };
 
   return (
-    <section className="settings-section" aria-labelledby="roles-title">
-      <div className="section-header">
-        <h2 id="roles-title">Roles</h2>
-        <div className="spacer" />
+    <SettingsSection
+      titleId="roles-title"
+      title="Roles"
+      actions={
         <button type="button" className="button primary small" onClick={() => setEditing('new')}>
           New role
         </button>
-      </div>
-      <ErrorBanner error={roles.error} onRetry={roles.reload} />
-      <ErrorBanner error={action.error} onDismiss={action.clearError} />
+      }
+      loadError={roles.error}
+      onRetry={roles.reload}
+      action={action}
+    >
       {editing && (
         <RoleForm
           key={editing === 'new' ? 'new' : editing.id}
@@ -38,48 +43,40 @@ export function RolesSection() {
           }
         />
       )}
-      <div className="table-wrap">
-        <table className="grid" aria-label="Roles">
-          <thead>
-            <tr>
-              <th>Role</th>
-              <th>Scopes</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(roles.data ?? []).map((role) => (
-              <tr key={role.id}>
-                <td>
-                  <strong>{role.name}</strong> {role.built_in && <span className="badge status-open">built-in</span>}
-                  <div className="cell-sub">{role.description}</div>
-                </td>
-                <td className="scopes-cell">{role.scopes.join(', ')}</td>
-                <td className="actions-cell">
-                  <button type="button" className="button tiny" disabled={role.name === 'admin' && role.built_in} onClick={() => setEditing(role)}>
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button tiny ghost"
-                    disabled={role.built_in}
-                    onClick={async () => {
-                      const done = await action.run(`delete:${role.id}`, async () => {
-                        await deleteRole(role.id);
-                        return true;
-                      });
-                      if (done) roles.setData((previous) => (previous ?? []).filter((entry) => entry.id !== role.id));
-                    }}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <DataTable
+        label="Roles"
+        columns={['Role', 'Scopes', '']}
+        rows={roles.data}
+        cells={(role) => (
+          <>
+            <td>
+              <strong>{role.name}</strong> {role.built_in && <span className="badge status-open">built-in</span>}
+              <div className="cell-sub">{role.description}</div>
+            </td>
+            <td className="scopes-cell">{role.scopes.join(', ')}</td>
+            <td className="actions-cell">
+              <button type="button" className="button tiny" disabled={role.name === 'admin' && role.built_in} onClick={() => setEditing(role)}>
+                Edit
+              </button>
+              <button
+                type="button"
+                className="button tiny ghost"
+                disabled={role.built_in}
+                onClick={async () => {
+                  const done = await action.run(`delete:${role.id}`, async () => {
+                    await deleteRole(role.id);
+                    return true;
+                  });
+                  if (done) roles.setData((previous) => (previous ?? []).filter((entry) => entry.id !== role.id));
+                }}
+              >
+                Delete
+              </button>
+            </td>
+          </>
+        )}
+      />
+    </SettingsSection>
   );
 }
 
@@ -101,14 +98,8 @@ function RoleForm({ role, busy, onCancel, onSubmit }: FormProps) {
   return (
     <form className="inline-form column" onSubmit={submit} aria-label={role ? `Edit role ${role.name}` : 'New role'}>
       <div className="row">
-        <label className="field">
-          <span>Name</span>
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={100} disabled={role?.built_in} />
-        </label>
-        <label className="field grow">
-          <span>Description</span>
-          <input value={description} onChange={(event) => setDescription(event.target.value)} maxLength={2000} />
-        </label>
+        <TextField label="Name" value={name} onChange={setName} required maxLength={100} disabled={role?.built_in} />
+        <TextField label="Description" grow value={description} onChange={setDescription} maxLength={2000} />
       </div>
       <ScopePicker legend="Scopes" value={scopes} onChange={setScopes} />
       <div className="row">

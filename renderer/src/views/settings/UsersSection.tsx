@@ -1,7 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { assignRole, createUser, inviteUser, listRoles, listUsers, removeRole, setUserActive, type Invitation, type Role, type User } from '../../api/access.js';
-import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { DataTable } from '../../components/DataTable.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
+import { SettingsSection } from '../../components/SettingsSection.js';
+import { TextField } from '../../components/TextField.js';
+import { upsertById } from '../../domain/collections.js';
 import { formatDateTime } from '../../domain/format.js';
 import { useAction } from '../../hooks/useAction.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -31,28 +34,30 @@ export function UsersSection() {
   };
 
   return (
-    <section className="settings-section" aria-labelledby="users-title">
-      <div className="section-header">
-        <h2 id="users-title">Users</h2>
-        <div className="spacer" />
+    <SettingsSection
+      titleId="users-title"
+      title="Users"
+      actions={
         <button type="button" className="button primary small" onClick={() => setAdding((open) => !open)} aria-expanded={adding}>
           Add user
         </button>
-      </div>
+      }
+      loadError={users.error}
+      onRetry={users.reload}
+      action={action}
+    >
       {adding && (
         <NewUserForm
           busy={action.busy === 'create-user'}
           onSubmit={async (body) => {
             const created = await action.run('create-user', (key) => createUser(body, key));
             if (created) {
-              users.setData((previous) => [...(previous ?? []), created]);
+              users.setData((previous) => upsertById(previous, created));
               setAdding(false);
             }
           }}
         />
       )}
-      <ErrorBanner error={users.error} onRetry={users.reload} />
-      <ErrorBanner error={action.error} onDismiss={action.clearError} />
       {invitation && (
         <SecretOnce
           label={`Invitation for ${invitation.user.display_name} (valid until ${formatDateTime(invitation.invitation.expires_at)}); they set a password with it at ${invitation.invitation.accept_path}`}
@@ -60,66 +65,56 @@ export function UsersSection() {
           onDone={() => setInvitation(null)}
         />
       )}
-      <div className="table-wrap">
-        <table className="grid" aria-label="Users">
-          <thead>
-            <tr>
-              <th>User</th>
-              <th>Roles</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data ?? []).map((user) => (
-              <tr key={user.id}>
-                <td>
-                  <strong>{user.display_name}</strong>
-                  <div className="cell-sub">
-                    {user.username}
-                    {user.email && ` · ${user.email}`}
-                  </div>
-                </td>
-                <td>
-                  <div className="role-checks">
-                    {(roles.data ?? []).map((role) => (
-                      <label key={role.id} className="check">
-                        <input
-                          type="checkbox"
-                          checked={user.roles.some((entry) => entry.id === role.id)}
-                          disabled={action.busy !== null}
-                          onChange={(event) => void toggleRole(user, role, event.target.checked)}
-                        />
-                        {role.name}
-                      </label>
-                    ))}
-                  </div>
-                </td>
-                <td>{user.active ? (user.has_password ? 'Active' : 'Invited') : 'Deactivated'}</td>
-                <td className="muted">{formatDateTime(user.created_at)}</td>
-                <td className="actions-cell">
-                  <button
-                    type="button"
-                    className="button tiny"
-                    disabled={!user.active}
-                    onClick={async () => {
-                      const issued = await action.run(`invite:${user.id}`, (key) => inviteUser(user.id, key));
-                      if (issued) setInvitation({ user, invitation: issued });
-                    }}
-                  >
-                    {user.has_password ? 'Reset password' : 'Invite'}
-                  </button>
-                  <button type="button" className="button tiny ghost" onClick={async () => replace(await action.run(`active:${user.id}`, (key) => setUserActive(user.id, !user.active, key)))}>
-                    {user.active ? 'Deactivate' : 'Reactivate'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <DataTable
+        label="Users"
+        columns={['User', 'Roles', 'Status', 'Created', '']}
+        rows={users.data}
+        cells={(user) => (
+          <>
+            <td>
+              <strong>{user.display_name}</strong>
+              <div className="cell-sub">
+                {user.username}
+                {user.email && ` · ${user.email}`}
+              </div>
+            </td>
+            <td>
+              <div className="role-checks">
+                {(roles.data ?? []).map((role) => (
+                  <label key={role.id} className="check">
+                    <input
+                      type="checkbox"
+                      checked={user.roles.some((entry) => entry.id === role.id)}
+                      disabled={action.busy !== null}
+                      onChange={(event) => void toggleRole(user, role, event.target.checked)}
+                    />
+                    {role.name}
+                  </label>
+                ))}
+              </div>
+            </td>
+            <td>{user.active ? (user.has_password ? 'Active' : 'Invited') : 'Deactivated'}</td>
+            <td className="muted">{formatDateTime(user.created_at)}</td>
+            <td className="actions-cell">
+              <button
+                type="button"
+                className="button tiny"
+                disabled={!user.active}
+                onClick={async () => {
+                  const issued = await action.run(`invite:${user.id}`, (key) => inviteUser(user.id, key));
+                  if (issued) setInvitation({ user, invitation: issued });
+                }}
+              >
+                {user.has_password ? 'Reset password' : 'Invite'}
+              </button>
+              <button type="button" className="button tiny ghost" onClick={async () => replace(await action.run(`active:${user.id}`, (key) => setUserActive(user.id, !user.active, key)))}>
+                {user.active ? 'Deactivate' : 'Reactivate'}
+              </button>
+            </td>
+          </>
+        )}
+      />
+    </SettingsSection>
   );
 }
 
@@ -134,22 +129,10 @@ function NewUserForm({ busy, onSubmit }: { busy: boolean; onSubmit: (body: { use
   };
   return (
     <form className="inline-form" onSubmit={submit} aria-label="New user">
-      <label className="field">
-        <span>User name</span>
-        <input value={username} onChange={(event) => setUsername(event.target.value)} required maxLength={100} />
-      </label>
-      <label className="field">
-        <span>Full name</span>
-        <input value={displayName} onChange={(event) => setDisplayName(event.target.value)} required maxLength={200} />
-      </label>
-      <label className="field">
-        <span>Email (optional)</span>
-        <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-      </label>
-      <label className="field">
-        <span>Password (optional, 12+ characters)</span>
-        <input type="password" value={password} minLength={12} onChange={(event) => setPassword(event.target.value)} autoComplete="new-password" />
-      </label>
+      <TextField label="User name" value={username} onChange={setUsername} required maxLength={100} />
+      <TextField label="Full name" value={displayName} onChange={setDisplayName} required maxLength={200} />
+      <TextField label="Email (optional)" type="email" value={email} onChange={setEmail} />
+      <TextField label="Password (optional, 12+ characters)" type="password" value={password} onChange={setPassword} minLength={12} autoComplete="new-password" />
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? 'Adding…' : 'Add user'}
       </button>

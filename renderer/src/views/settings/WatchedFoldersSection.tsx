@@ -1,6 +1,8 @@
 import { ApiError } from '../../api/errors.js';
 import { listWatchedFolders } from '../../api/watched-folders.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { SettingsSection } from '../../components/SettingsSection.js';
 import { formatDateTime } from '../../domain/format.js';
 import { useLoad } from '../../hooks/useLoad.js';
 
@@ -15,52 +17,32 @@ export function WatchedFoldersSection() {
   const folders = useLoad((signal) => listWatchedFolders(signal), []);
   const missing = folders.error instanceof ApiError && folders.error.status === 404;
   return (
-    <section className="settings-section" aria-labelledby="folders-title">
-      <div className="section-header">
-        <h2 id="folders-title">Watched folders</h2>
-      </div>
+    <SettingsSection titleId="folders-title" title="Watched folders">
       <p className="muted">Files dropped into a watched folder are added to cases and processed automatically. Folders are defined in config.json or through the integration API.</p>
       {missing ? <p className="placeholder">This server does not support watched folders yet.</p> : <ErrorBanner error={folders.error} onRetry={folders.reload} />}
       {folders.data && (
-        <div className="table-wrap">
-          <table className="grid" aria-label="Watched folders">
-            <thead>
-              <tr>
-                <th>Folder</th>
-                <th>Files go</th>
-                <th>Patterns</th>
-                <th>Defined in</th>
-                <th>State</th>
-                <th>Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {folders.data.map((folder) => (
-                <tr key={folder.id}>
-                  <td>
-                    <strong>{folder.name}</strong>
-                    <div className="cell-sub">
-                      <code>{folder.path}</code>
-                    </div>
-                  </td>
-                  <td>{targetText(folder.target)}</td>
-                  <td>{folder.patterns.join(' ')}</td>
-                  <td>{folder.origin === 'config' ? 'config.json' : 'API'}</td>
-                  <td>{folder.enabled ? 'Watching' : 'Paused'}</td>
-                  <td className="muted">{formatDateTime(folder.updated_at)}</td>
-                </tr>
-              ))}
-              {folders.data.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No watched folders.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Watched folders"
+          columns={['Folder', 'Files go', 'Patterns', 'Defined in', 'State', 'Changed']}
+          rows={folders.data}
+          empty="No watched folders."
+          cells={(folder) => (
+            <>
+              <td>
+                <strong>{folder.name}</strong>
+                <div className="cell-sub">
+                  <code>{folder.path}</code>
+                </div>
+              </td>
+              <td>{targetText(folder.target)}</td>
+              <td>{folder.patterns.join(' ')}</td>
+              <td>{folder.origin === 'config' ? 'config.json' : 'API'}</td>
+              <td>{folder.enabled ? 'Watching' : 'Paused'}</td>
+              <td className="muted">{formatDateTime(folder.updated_at)}</td>
+            </>
+          )}
+        />
       )}
-    </section>
+    </SettingsSection>
   );
 }

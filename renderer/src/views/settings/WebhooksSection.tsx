@@ -12,8 +12,12 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from '../../api/webhooks.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { SecretOnce } from '../../components/SecretOnce.js';
+import { SettingsSection } from '../../components/SettingsSection.js';
+import { TextField } from '../../components/TextField.js';
+import { upsertById } from '../../domain/collections.js';
 import { formatDateTime } from '../../domain/format.js';
 import { useAction } from '../../hooks/useAction.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -28,23 +32,22 @@ export function WebhooksSection() {
   const [open, setOpen] = useState<string | null>(null);
 
   const put = (endpoint: WebhookEndpoint | undefined) => {
-    if (!endpoint) return;
-    endpoints.setData((previous) =>
-      (previous ?? []).some((entry) => entry.id === endpoint.id) ? (previous ?? []).map((entry) => (entry.id === endpoint.id ? endpoint : entry)) : [...(previous ?? []), endpoint],
-    );
+    if (endpoint) endpoints.setData((previous) => upsertById(previous, endpoint));
   };
 
   return (
-    <section className="settings-section" aria-labelledby="webhooks-title">
-      <div className="section-header">
-        <h2 id="webhooks-title">Webhooks</h2>
-        <div className="spacer" />
+    <SettingsSection
+      titleId="webhooks-title"
+      title="Webhooks"
+      actions={
         <button type="button" className="button primary small" onClick={() => setAdding((value) => !value)} aria-expanded={adding}>
           Add endpoint
         </button>
-      </div>
-      <ErrorBanner error={endpoints.error} onRetry={endpoints.reload} />
-      <ErrorBanner error={action.error} onDismiss={action.clearError} />
+      }
+      loadError={endpoints.error}
+      onRetry={endpoints.reload}
+      action={action}
+    >
       {secret && <SecretOnce label={secret.label} secret={secret.value} onDone={() => setSecret(null)} />}
       {adding && (
         <EndpointForm
@@ -60,51 +63,35 @@ export function WebhooksSection() {
           }}
         />
       )}
-      <div className="table-wrap">
-        <table className="grid" aria-label="Webhook endpoints">
-          <thead>
-            <tr>
-              <th>Endpoint</th>
-              <th>Events</th>
-              <th>State</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {(endpoints.data ?? []).map((endpoint) => (
-              <EndpointRow
-                key={endpoint.id}
-                endpoint={endpoint}
-                open={open === endpoint.id}
-                onToggle={() => setOpen(open === endpoint.id ? null : endpoint.id)}
-                onEnable={async () => put(await action.run(`enable:${endpoint.id}`, (key) => setEndpointEnabled(endpoint.id, !endpoint.enabled, key)))}
-                onRotate={async () => {
-                  const rotated = await action.run(`rotate:${endpoint.id}`, (key) => rotateEndpointSecret(endpoint.id, key));
-                  if (rotated) {
-                    put(rotated);
-                    setSecret({ label: `New signing secret of ${rotated.url}`, value: rotated.secret });
-                  }
-                }}
-                onDelete={async () => {
-                  const done = await action.run(`delete:${endpoint.id}`, async () => {
-                    await deleteEndpoint(endpoint.id);
-                    return true;
-                  });
-                  if (done) endpoints.setData((previous) => (previous ?? []).filter((entry) => entry.id !== endpoint.id));
-                }}
-              />
-            ))}
-            {endpoints.data?.length === 0 && (
-              <tr>
-                <td colSpan={4} className="empty">
-                  No endpoints. Add one to send case, document, export, user and role events to another system.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-    </section>
+      <DataTable
+        label="Webhook endpoints"
+        columns={['Endpoint', 'Events', 'State', '']}
+        rows={endpoints.data}
+        empty="No endpoints. Add one to send case, document, export, user and role events to another system."
+        renderRow={(endpoint) => (
+          <EndpointRow
+            endpoint={endpoint}
+            open={open === endpoint.id}
+            onToggle={() => setOpen(open === endpoint.id ? null : endpoint.id)}
+            onEnable={async () => put(await action.run(`enable:${endpoint.id}`, (key) => setEndpointEnabled(endpoint.id, !endpoint.enabled, key)))}
+            onRotate={async () => {
+              const rotated = await action.run(`rotate:${endpoint.id}`, (key) => rotateEndpointSecret(endpoint.id, key));
+              if (rotated) {
+                put(rotated);
+                setSecret({ label: `New signing secret of ${rotated.url}`, value: rotated.secret });
+              }
+            }}
+            onDelete={async () => {
+              const done = await action.run(`delete:${endpoint.id}`, async () => {
+                await deleteEndpoint(endpoint.id);
+                return true;
+              });
+              if (done) endpoints.setData((previous) => (previous ?? []).filter((entry) => entry.id !== endpoint.id));
+            }}
+          />
+        )}
+      />
+    </SettingsSection>
   );
 }
 
@@ -167,53 +154,40 @@ function Deliveries({ endpointId }: { endpointId: string }) {
         </button>
       </div>
       <ErrorBanner error={deliveries.error ?? action.error} onDismiss={action.clearError} />
-      <table className="grid compact" aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Event</th>
-            <th>Status</th>
-            <th className="num">Attempts</th>
-            <th>Last answer</th>
-            <th>Created</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(deliveries.data ?? []).map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{delivery.event_type}</td>
-              <td className={delivery.status === 'failed' ? 'error-text' : undefined}>
-                {delivery.status}
-                {delivery.failure_reason && ` (${delivery.failure_reason.replaceAll('_', ' ')})`}
-              </td>
-              <td className="num">{delivery.attempt_count}</td>
-              <td>{delivery.last_status_code ?? '—'}</td>
-              <td className="muted">{formatDateTime(delivery.created_at)}</td>
-              <td className="actions-cell">
-                <button type="button" className="button tiny" onClick={() => setDetail(detail === delivery.id ? null : delivery.id)}>
-                  Details
-                </button>
-                <button
-                  type="button"
-                  className="button tiny"
-                  onClick={async () => {
-                    if (await action.run(`replay:${delivery.id}`, (key) => replayDelivery(delivery.id, key))) deliveries.reload();
-                  }}
-                >
-                  Replay
-                </button>
-              </td>
-            </tr>
-          ))}
-          {deliveries.data?.length === 0 && (
-            <tr>
-              <td colSpan={6} className="empty">
-                Nothing sent yet.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <DataTable
+        label="Deliveries"
+        className="compact"
+        framed={false}
+        columns={['Event', 'Status', { header: 'Attempts', className: 'num' }, 'Last answer', 'Created', '']}
+        rows={deliveries.data}
+        empty="Nothing sent yet."
+        cells={(delivery) => (
+          <>
+            <td>{delivery.event_type}</td>
+            <td className={delivery.status === 'failed' ? 'error-text' : undefined}>
+              {delivery.status}
+              {delivery.failure_reason && ` (${delivery.failure_reason.replaceAll('_', ' ')})`}
+            </td>
+            <td className="num">{delivery.attempt_count}</td>
+            <td>{delivery.last_status_code ?? '—'}</td>
+            <td className="muted">{formatDateTime(delivery.created_at)}</td>
+            <td className="actions-cell">
+              <button type="button" className="button tiny" onClick={() => setDetail(detail === delivery.id ? null : delivery.id)}>
+                Details
+              </button>
+              <button
+                type="button"
+                className="button tiny"
+                onClick={async () => {
+                  if (await action.run(`replay:${delivery.id}`, (key) => replayDelivery(delivery.id, key))) deliveries.reload();
+                }}
+              >
+                Replay
+              </button>
+            </td>
+          </>
+        )}
+      />
       {detail && <DeliveryDetail deliveryId={detail} />}
     </div>
   );
@@ -255,14 +229,8 @@ function EndpointForm({ eventTypes, busy, onSubmit }: { eventTypes: WebhookEvent
   return (
     <form className="inline-form column" onSubmit={submit} aria-label="New webhook endpoint">
       <div className="row">
-        <label className="field grow">
-          <span>URL</span>
-          <input type="url" value={url} onChange={(event) => setUrl(event.target.value)} required placeholder="https://records.example.gov/hooks/obscura" />
-        </label>
-        <label className="field grow">
-          <span>Description</span>
-          <input value={description} onChange={(event) => setDescription(event.target.value)} maxLength={1000} />
-        </label>
+        <TextField label="URL" grow type="url" value={url} onChange={setUrl} required placeholder="https://records.example.gov/hooks/obscura" />
+        <TextField label="Description" grow value={description} onChange={setDescription} maxLength={1000} />
       </div>
       <fieldset>
         <legend>Events</legend>
