@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { listCases } from '../api/cases.js';
 import type { Case, CaseStatus } from '../api/types.js';
+import { DataTable, type Column } from '../components/DataTable.js';
 import { ErrorBanner } from '../components/ErrorBanner.js';
 import { PriorityBadge, StatusBadge } from '../components/StatusBadge.js';
 import { formatDateTime, formatDay } from '../domain/format.js';
@@ -13,7 +14,7 @@ import { NewCaseDialog } from './NewCaseDialog.js';
 const WORKING_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected'];
 const ALL_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected', 'approved', 'cancelled'];
 
-const COLUMNS: { key: SortKey; label: string; className?: string }[] = [
+const SORT_COLUMNS: { key: SortKey; label: string; className?: string }[] = [
   { key: 'id', label: 'No.', className: 'num' },
   { key: 'name', label: 'Case' },
   { key: 'status', label: 'Status' },
@@ -34,6 +35,22 @@ export function CaseQueue() {
 
   const toggleSort = (key: SortKey) =>
     setSort((previous) => (previous.key === key ? { key, direction: previous.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: key === 'updated_at' ? 'desc' : 'asc' }));
+
+  const columns: Column[] = SORT_COLUMNS.map((column) => {
+    const direction = sort.key === column.key ? sort.direction : null;
+    return {
+      className: column.className,
+      sort: direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none',
+      header: (
+        <button type="button" className="sort" onClick={() => toggleSort(column.key)}>
+          {column.label}
+          <span className="sort-mark" aria-hidden="true">
+            {direction === 'asc' ? '▲' : direction === 'desc' ? '▼' : ''}
+          </span>
+        </button>
+      ),
+    };
+  });
 
   const statusPreset = filter.statuses === WORKING_STATUSES ? 'working' : filter.statuses.length === 0 ? 'all' : filter.statuses[0];
 
@@ -106,58 +123,39 @@ export function CaseQueue() {
 
       <ErrorBanner error={cases.error} onRetry={cases.reload} />
 
-      <div className="table-wrap">
-        <table className="grid" aria-label="Cases" aria-busy={cases.loading}>
-          <thead>
-            <tr>
-              {COLUMNS.map((column) => (
-                <th key={column.key} className={column.className} aria-sort={sort.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                  <button type="button" className="sort" onClick={() => toggleSort(column.key)}>
-                    {column.label}
-                    <span className="sort-mark" aria-hidden="true">
-                      {sort.key === column.key ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                    </span>
-                  </button>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((item) => {
-              const overdue = isOverdue(item, today);
-              return (
-                <tr key={item.id} className={overdue ? 'overdue' : undefined} data-case-id={item.id}>
-                  <td className="num">{item.id}</td>
-                  <td>
-                    <a href={`#/cases/${item.id}`} className="row-link">
-                      {item.name}
-                    </a>
-                    {item.description && <div className="cell-sub">{item.description}</div>}
-                  </td>
-                  <td>
-                    <StatusBadge status={item.status} />
-                  </td>
-                  <td>
-                    <PriorityBadge priority={item.priority} />
-                  </td>
-                  <td className={overdue ? 'due overdue-text' : 'due'}>
-                    {formatDay(item.dueDate)}
-                    {overdue && <span className="tag-overdue">Overdue</span>}
-                  </td>
-                  <td className="muted">{formatDateTime(item.updated_at)}</td>
-                </tr>
-              );
-            })}
-            {cases.data && rows.length === 0 && (
-              <tr>
-                <td colSpan={COLUMNS.length} className="empty">
-                  {cases.data.length === 0 ? 'No cases yet. Create the first one with “New case”.' : 'No case matches these filters.'}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Cases"
+        busy={cases.loading}
+        columns={columns}
+        rows={cases.data ? rows : null}
+        empty={cases.data?.length === 0 ? 'No cases yet. Create the first one with “New case”.' : 'No case matches these filters.'}
+        rowProps={(item) => ({ className: isOverdue(item, today) ? 'overdue' : undefined, 'data-case-id': item.id })}
+        cells={(item) => {
+          const overdue = isOverdue(item, today);
+          return (
+            <>
+              <td className="num">{item.id}</td>
+              <td>
+                <a href={`#/cases/${item.id}`} className="row-link">
+                  {item.name}
+                </a>
+                {item.description && <div className="cell-sub">{item.description}</div>}
+              </td>
+              <td>
+                <StatusBadge status={item.status} />
+              </td>
+              <td>
+                <PriorityBadge priority={item.priority} />
+              </td>
+              <td className={overdue ? 'due overdue-text' : 'due'}>
+                {formatDay(item.dueDate)}
+                {overdue && <span className="tag-overdue">Overdue</span>}
+              </td>
+              <td className="muted">{formatDateTime(item.updated_at)}</td>
+            </>
+          );
+        }}
+      />
       {creating && <NewCaseDialog onClose={() => setCreating(false)} onCreated={onCreated} />}
     </section>
   );
