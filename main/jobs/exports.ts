@@ -17,6 +17,7 @@ import {
 import { buildExport } from './export-build.js';
 import type { WorkerPool } from './pool.js';
 import { CoalescedPass } from './coalesced-pass.js';
+import { failureDetail } from './failure-detail.js';
 
 /** Progress is written at most this often per export. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -147,7 +148,7 @@ export class ExportRunner {
             ? `the export exceeded its time limit of ${limitSeconds} s (exports.timeLimitSeconds) and was stopped`
             : error instanceof ExportNotPossible
               ? `the export cannot run: ${error.message}`
-              : `the export failed: ${error instanceof Error ? error.message : String(error)}`;
+              : `the export failed: ${failureDetail(error, this.runtime.dataDir)}`;
         await db.transaction().execute((trx) => failExport(trx, clock, row.id, message));
       }
     } finally {

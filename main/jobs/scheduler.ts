@@ -4,6 +4,7 @@ import { claimNextJob, completeJob, failJob, requeueStoppedJob, setJobProgress, 
 import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
 import { CoalescedPass } from './coalesced-pass.js';
+import { failureDetail } from './failure-detail.js';
 
 /** Progress is written at most this often per job: one SQLite write per page would be wasteful on big files. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -112,7 +113,7 @@ export class JobScheduler {
       const message =
         entry.stopReason === 'time_limit'
           ? `the ${job.kind} job exceeded its time limit of ${limitSeconds} s (jobs.timeLimitSeconds.${job.kind}) and was stopped`
-          : `the ${job.kind} job failed: ${error instanceof Error ? error.message : String(error)}`;
+          : `the ${job.kind} job failed: ${failureDetail(error, this.runtime.dataDir)}`;
       await db.transaction().execute((trx) => failJob(trx, clock, job.id, message));
     } finally {
       clearTimeout(timeout);

@@ -261,6 +261,9 @@ describe('scan jobs', () => {
     expect(last?.status).toBe('completed');
     expect(failed).toMatchObject({ status: 'failed', result: null });
     expect(failed?.error_message).toMatch(/^the scan job failed: ENOENT/);
+    // The missing file is named inside the data directory, never by its absolute path.
+    expect(failed?.error_message).toContain('<data dir>/');
+    expect(failed?.error_message).not.toContain(h.instance.runtime.dataDir);
     const events = await eventsOf(h.instance, 'job', failed?.id ?? '');
     expect(events.map((event) => event.type)).toEqual(['job.failed']);
     expect(Job.parse(events[0]?.payload.job)).toMatchObject({ status: 'failed', error_message: failed?.error_message });
