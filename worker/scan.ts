@@ -151,7 +151,7 @@ async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (
 async function inspectTiff(blobPath: string): Promise<ScanTiff> {
   try {
     const sizes = await tiffPageSizes(blobPath);
-    if (!sizes) return { page_count: null, pages: [], parse_error: 'not a classic TIFF (BigTIFF or another variant): its pages are not listed' };
+    if (!sizes) return { page_count: null, pages: [], parse_error: 'neither a classic TIFF nor a BigTIFF (another TIFF variant): its pages are not listed' };
     return { page_count: sizes.length, pages: sizes.map((size, index) => ({ page: index + 1, ...size })), parse_error: null };
   } catch (error) {
     return { page_count: null, pages: [], parse_error: error instanceof Error ? error.message : String(error) };

@@ -250,19 +250,25 @@ function tiffPageParts(page: TiffPageImage, rowsPerStrip: number, dpi: number): 
  * A multi-page TIFF as a scanner batch or a fax machine writes it: one directory per page, 8-bit grey pages in
  * strips of `rowsPerStrip` rows (so strip offsets and counts are arrays stored apart from their directory) or
  * fax pages in CCITT G4, the resolution as rationals, and the image data of all pages after all directories.
+ * `bigTiff` writes a BigTIFF (version 43: 8-byte offsets, entry counts and links, 20-byte entries, values of up
+ * to 8 bytes inside their entry) with strip offsets and byte counts as LONG8, as libtiff writes them.
  */
-export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: number; rowsPerStrip?: number; bigEndian?: boolean } = {}): Buffer {
+export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: number; rowsPerStrip?: number; bigEndian?: boolean; bigTiff?: boolean } = {}): Buffer {
   const little = !options.bigEndian;
+  const big = options.bigTiff === true;
+  const [headerSize, countSize, entrySize, fieldSize] = big ? [16, 8, 20, 8] : [8, 2, 12, 4];
+  const long = big ? 16 : 4;
   const parts = pages.map((page) => tiffPageParts(page, options.rowsPerStrip ?? 64, options.dpi ?? 300));
-  const sizeOf = (type: 3 | 4 | 5, values: number[]) => (type === 3 ? 2 : 4) * values.length;
+  const tagsOf = (tags: [number, 3 | 4 | 5, number[]][]) => tags.map(([tag, type, values]): [number, 3 | 4 | 5 | 16, number[]] => [tag, tag === 279 ? long : type, values]);
+  const sizeOf = (type: 3 | 4 | 5 | 16, values: number[]) => (type === 3 ? 2 : type === 16 ? 8 : 4) * values.length;
   // Per page: its directory (the tags plus StripOffsets), then its values that do not fit in an entry.
-  let at = 8;
+  let at = headerSize;
   const directoryAt = parts.map(({ tags, strips }) => {
     const offset = at;
     const entries = tags.length + 1;
-    at += 2 + entries * 12 + 4;
-    for (const [, type, values] of tags) if (sizeOf(type, values) > 4) at += sizeOf(type, values);
-    if (strips.length > 1) at += 4 * strips.length;
+    at += countSize + entries * entrySize + fieldSize;
+    for (const [, type, values] of tagsOf(tags)) if (sizeOf(type, values) > fieldSize) at += sizeOf(type, values);
+    if (strips.length * (big ? 8 : 4) > fieldSize) at += (big ? 8 : 4) * strips.length;
     return offset;
   });
   const stripsAt = parts.map(({ strips }) =>
@@ -275,29 +281,37 @@ export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: 
   const out = Buffer.alloc(at);
   const u16 = (value: number, offset: number) => (little ? out.writeUInt16LE(value, offset) : out.writeUInt16BE(value, offset));
   const u32 = (value: number, offset: number) => (little ? out.writeUInt32LE(value, offset) : out.writeUInt32BE(value, offset));
+  const u64 = (value: number, offset: number) => (little ? out.writeBigUInt64LE(BigInt(value), offset) : out.writeBigUInt64BE(BigInt(value), offset));
+  const field = (value: number, offset: number) => (big ? u64(value, offset) : u32(value, offset));
   out.write(little ? 'II' : 'MM', 0, 'latin1');
-  u16(42, 2);
-  u32(directoryAt[0] ?? 0, 4);
+  u16(big ? 43 : 42, 2);
+  if (big) {
+    u16(8, 4); // the size of an offset
+    u16(0, 6);
+  }
+  field(directoryAt[0] ?? 0, big ? 8 : 4);
   parts.forEach(({ tags, strips }, index) => {
     const base = directoryAt[index] ?? 0;
     const offsets = stripsAt[index] ?? [];
-    const entries = [...tags, [273, 4, offsets] as [number, 4, number[]]].sort((a, b) => a[0] - b[0]);
-    let valueAt = base + 2 + entries.length * 12 + 4;
-    u16(entries.length, base);
+    const entries = [...tagsOf(tags), [273, long, offsets] as [number, 4 | 16, number[]]].sort((a, b) => a[0] - b[0]);
+    const linkAt = base + countSize + entries.length * entrySize;
+    let valueAt = linkAt + fieldSize;
+    if (big) u64(entries.length, base);
+    else u16(entries.length, base);
     entries.forEach(([tag, type, values], entry) => {
-      const position = base + 2 + entry * 12;
+      const position = base + countSize + entry * entrySize;
       u16(tag, position);
       u16(type, position + 2);
-      u32(type === 5 ? values.length / 2 : values.length, position + 4);
-      let target = position + 8;
-      if (sizeOf(type, values) > 4) {
-        u32(valueAt, position + 8);
+      field(type === 5 ? values.length / 2 : values.length, position + 4);
+      let target = position + 4 + fieldSize;
+      if (sizeOf(type, values) > fieldSize) {
+        field(valueAt, target);
         target = valueAt;
         valueAt += sizeOf(type, values);
       }
-      values.forEach((value, item) => (type === 3 ? u16(value, target + item * 2) : u32(value, target + item * 4)));
+      values.forEach((value, item) => (type === 3 ? u16(value, target + item * 2) : type === 16 ? u64(value, target + item * 8) : u32(value, target + item * 4)));
     });
-    u32(directoryAt[index + 1] ?? 0, base + 2 + entries.length * 12);
+    field(directoryAt[index + 1] ?? 0, linkAt);
     strips.forEach((strip, item) => strip.copy(out, offsets[item] ?? 0));
   });
   return out;

@@ -101,6 +101,30 @@ describe('ocr of multi-page TIFFs', () => {
     expect(missing).toMatchObject({ status: 'failed', error_message: 'the ocr job failed: page 4 requested, but the document has 3 pages' });
   }, 90_000);
 
+  it('reads every page of a BigTIFF (8-byte offsets), each its own text; a scan job lists its pages', async () => {
+    const images = [0, 1].map((index) => scanImage({ widthPx: 1100 + index * 60, heightPx: 240 + index * 30, lines: proseLines(91 + index, 2, 32), fontPx: 40, marginPx: 50 }));
+    const bytes = greyTiffPages(
+      images.map((image, index) => ({ grey: image.grey, width: image.width, height: image.height, fax: index === 1 })),
+      { bigTiff: true },
+    );
+    expect(bytes.readUInt16LE(2)).toBe(43);
+    const documentId = await uploadFile(instance, 'batch.btf', bytes);
+    const result = ocrResultOf(await waitForJob(instance, (await startOcrJob(instance, documentId)).id));
+    expect(result).toMatchObject({ document_type: 'tiff', unit: 'image_pixels', page_count: 2, totals: { pages: 2, ocr_pages: 2 } });
+    const pages = await storedPages(admin, documentId);
+    expect(pages.map((page) => [page.page_number, page.source, page.width, page.height])).toEqual(images.map((image, index) => [index + 1, 'ocr', image.width, image.height]));
+    pages.forEach((page, index) => {
+      const image = images[index];
+      if (!image) throw new Error(`no truth for page ${page.page_number}`);
+      expectRecognised(page, image.truth);
+      expectInsidePage(page);
+    });
+
+    const started = dataOf(await instance.request({ method: 'POST', url: `/api/v1/documents/${documentId}/scan-jobs` }), Job, 202);
+    const scan = (await waitForJob(instance, started.id)).result as unknown as ScanResult;
+    expect(scan.tiff).toEqual({ page_count: 2, parse_error: null, pages: images.map((image, index) => ({ page: index + 1, width: image.width, height: image.height })) });
+  }, 90_000);
+
   it('a scan job lists the TIFF’s pages and their pixel sizes', async () => {
     const document = threePages();
     const documentId = await uploadFile(instance, 'scanned.tif', tiffOf(document));

@@ -12,12 +12,14 @@ import {
   rectangle,
   type PDFContext,
 } from 'pdf-lib';
+import { checkEntryCount, directoryBodySize, directoryEntries, HEADER_BYTES, readTiffHeader, TiffView, valueSize, valuesInline, valuesOffset } from './tiff-layout.js';
 
 type StreamDict = NonNullable<Parameters<PDFContext['stream']>[1]>;
 
 // TIFF pages are read by wrapping their strips or tiles, still encoded, in a PDF page of the same size in points
 // as the image in pixels, which pdf.js then renders: its decoders (CCITT G3/G4, LZW, Flate, DCT for JPEG) cover
-// the TIFFs scanners write, and no TIFF library is needed. Planar data, alpha and old-style JPEG are refused.
+// the TIFFs scanners write, and no TIFF library is needed. Classic TIFF and BigTIFF are read (tiff-layout.ts);
+// planar data, alpha and old-style JPEG are refused.
 
 const TAG = {
   width: 256,
@@ -44,46 +46,26 @@ const TAG = {
 
 type Entries = Map<number, number[]>;
 
-class Reader {
-  private readonly view: DataView;
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly little: boolean,
-  ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  u16(at: number): number {
-    return this.view.getUint16(at, this.little);
-  }
-  u32(at: number): number {
-    return this.view.getUint32(at, this.little);
-  }
-}
+/** More values than any tag a page needs holds (a million strips): the rest are not read. */
+const MAX_VALUES = 1 << 20;
 
-const TYPE_SIZE: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8 };
-
-function readIfd(reader: Reader, offset: number): { entries: Entries; next: number } {
-  if (offset + 2 > reader.bytes.length) throw new Error('the TIFF is truncated');
-  const count = reader.u16(offset);
+function readIfd(reader: TiffView, offset: number): { entries: Entries; next: number } {
+  const { layout, bytes } = reader;
+  if (offset + layout.countSize > bytes.length) throw new Error('the TIFF is truncated');
+  const count = reader.count(offset);
+  checkEntryCount(count, offset);
+  if (offset + layout.countSize + directoryBodySize(count, layout) > bytes.length) throw new Error('the TIFF is truncated: a directory runs past the end of the file');
+  const listed = directoryEntries(reader, offset + layout.countSize, count);
   const entries: Entries = new Map();
-  for (let index = 0; index < count; index += 1) {
-    const at = offset + 2 + index * 12;
-    const tag = reader.u16(at);
-    const type = reader.u16(at + 2);
-    const n = reader.u32(at + 4);
-    const size = (TYPE_SIZE[type] ?? 1) * n;
-    const valueAt = size <= 4 ? at + 8 : reader.u32(at + 8);
-    if (valueAt + size > reader.bytes.length) throw new Error(`TIFF tag ${tag} points past the end of the file`);
-    const values: number[] = [];
-    for (let item = 0; item < n && item < 1 << 20; item += 1) {
-      if (type === 3 || type === 8) values.push(reader.u16(valueAt + item * 2));
-      else if (type === 4 || type === 9) values.push(reader.u32(valueAt + item * 4));
-      else if (type === 1 || type === 6 || type === 7 || type === 2) values.push(reader.bytes[valueAt + item] ?? 0);
-      else if (type === 5) values.push(reader.u32(valueAt + item * 8) / (reader.u32(valueAt + item * 8 + 4) || 1));
-    }
-    entries.set(tag, values);
+  for (const entry of listed.entries) {
+    const size = valueSize(entry);
+    const inline = valuesInline(entry, layout);
+    const valueAt = inline ? 0 : valuesOffset(entry, layout);
+    if (!inline && valueAt + size > bytes.length) throw new Error(`TIFF tag ${entry.tag} points past the end of the file`);
+    const values = inline ? new TiffView(entry.field, layout) : reader;
+    entries.set(entry.tag, values.numbers(entry.type, valueAt, Math.min(entry.count, MAX_VALUES)));
   }
-  return { entries, next: reader.u32(offset + 2 + count * 12) };
+  return { entries, next: listed.next };
 }
 
 function reverseBits(bytes: Uint8Array): Uint8Array {
@@ -138,12 +120,13 @@ export async function tiffAsPdf(bytes: Uint8Array): Promise<{ pdf: Uint8Array; p
   if (bytes.length < 8) throw new Error('the TIFF is truncated');
   const order = String.fromCharCode(bytes[0] ?? 0, bytes[1] ?? 0);
   if (order !== 'II' && order !== 'MM') throw new Error('not a TIFF file');
-  const reader = new Reader(bytes, order === 'II');
-  if (reader.u16(2) !== 42) throw new Error('BigTIFF and other TIFF variants are not supported');
+  const header = readTiffHeader(bytes.subarray(0, HEADER_BYTES));
+  if (!header) throw new Error('TIFF variants other than classic TIFF and BigTIFF are not supported');
+  const reader = new TiffView(bytes, header.layout);
   const doc = await PDFDocument.create({ updateMetadata: false });
   const pages: TiffPage[] = [];
   const seen = new Set<number>();
-  for (let offset = reader.u32(4); offset !== 0 && !seen.has(offset); ) {
+  for (let offset = header.firstDirectory; offset !== 0 && !seen.has(offset); ) {
     seen.add(offset);
     const { entries, next } = readIfd(reader, offset);
     offset = next;

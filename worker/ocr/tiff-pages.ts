@@ -1,4 +1,19 @@
 import fs from 'node:fs/promises';
+import {
+  checkEntryCount,
+  directoryBodySize,
+  directoryEntries,
+  HEADER_BYTES,
+  IFD_TYPES,
+  readTiffHeader,
+  TiffView,
+  TYPE_SIZE,
+  valueSize,
+  valuesInline,
+  valuesOffset,
+  type TiffEntry,
+  type TiffLayout,
+} from '../burn-in/tiff-layout.js';
 
 // A multi-page TIFF (a fax, a scanner batch) is read one page at a time. Tesseract reads only the first
 // page of a TIFF, so each page is copied into a TIFF of its own: the page's directory, its tag values and
@@ -11,13 +26,11 @@ export interface TiffPageSize {
 }
 
 interface Directories {
-  little: boolean;
+  layout: TiffLayout;
   /** File offset of each page's directory (IFD), in page order. */
   offsets: number[];
   pages: TiffPageSize[];
 }
-
-const TYPE_SIZE: Readonly<Record<number, number>> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4 };
 
 const TAG = { width: 256, height: 257, compression: 259, stripOffsets: 273, stripByteCounts: 279, tileOffsets: 324, tileByteCounts: 325 } as const;
 /** Pointers to other directories (sub-images, EXIF, GPS): not needed to read the page, and they would dangle. */
@@ -28,6 +41,8 @@ const OLD_JPEG = 6;
 const MAX_PAGES = 100_000;
 /** Strips closer than this are read with one read (the bytes between are read and dropped). */
 const READ_GAP = 64 * 1024;
+/** The copy is a classic TIFF, whose offsets are 4 bytes wide. */
+const CLASSIC_LIMIT = 0xffff_ffff;
 
 class TiffFile {
   private constructor(
@@ -71,68 +86,51 @@ async function withFile<T>(path: string, work: (file: TiffFile) => Promise<T>): 
   }
 }
 
-interface Entry {
-  tag: number;
-  type: number;
-  count: number;
-  /** The entry's 4 value bytes as stored: the value itself when it fits, else its offset. */
-  raw: Buffer;
+async function readDirectory(file: TiffFile, offset: number, layout: TiffLayout): Promise<{ entries: TiffEntry[]; next: number }> {
+  const count = new TiffView(await file.read(offset, layout.countSize), layout).count(0);
+  checkEntryCount(count, offset);
+  const body = await file.read(offset + layout.countSize, directoryBodySize(count, layout));
+  return directoryEntries(new TiffView(body, layout), 0, count);
 }
 
-const u16 = (buffer: Buffer, at: number, little: boolean) => (little ? buffer.readUInt16LE(at) : buffer.readUInt16BE(at));
-const u32 = (buffer: Buffer, at: number, little: boolean) => (little ? buffer.readUInt32LE(at) : buffer.readUInt32BE(at));
-
-const valueSize = (entry: Entry) => (TYPE_SIZE[entry.type] ?? 0) * entry.count;
-
-async function readDirectory(file: TiffFile, offset: number, little: boolean): Promise<{ entries: Entry[]; next: number }> {
-  const count = u16(await file.read(offset, 2), 0, little);
-  const body = await file.read(offset + 2, count * 12 + 4);
-  const entries: Entry[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const at = index * 12;
-    entries.push({ tag: u16(body, at, little), type: u16(body, at + 2, little), count: u32(body, at + 4, little), raw: body.subarray(at + 8, at + 12) });
-  }
-  return { entries, next: u32(body, count * 12, little) };
+/** The values of an entry, as stored: from its own field when they fit, else read from the file. */
+async function valueBytes(file: TiffFile, entry: TiffEntry, layout: TiffLayout): Promise<Uint8Array> {
+  return valuesInline(entry, layout) ? entry.field.subarray(0, valueSize(entry)) : file.read(valuesOffset(entry, layout), valueSize(entry));
 }
 
-/** The values of a SHORT or LONG entry (sizes, offsets, byte counts). */
-async function numbers(file: TiffFile, entry: Entry | undefined, little: boolean): Promise<number[] | null> {
-  if (!entry || (entry.type !== 3 && entry.type !== 4) || entry.count === 0) return null;
-  const size = valueSize(entry);
-  const bytes = size <= 4 ? entry.raw : await file.read(u32(entry.raw, 0, little), size);
-  return Array.from({ length: entry.count }, (_, index) => (entry.type === 3 ? u16(bytes, index * 2, little) : u32(bytes, index * 4, little)));
+/** The values of a SHORT, LONG or LONG8 entry (sizes, offsets, byte counts). */
+async function numbers(file: TiffFile, entry: TiffEntry | undefined, layout: TiffLayout): Promise<number[] | null> {
+  if (!entry || (entry.type !== 3 && entry.type !== 4 && entry.type !== 16) || entry.count === 0) return null;
+  return new TiffView(await valueBytes(file, entry, layout), layout).numbers(entry.type, 0, entry.count);
 }
 
 async function readDirectories(file: TiffFile): Promise<Directories | null> {
-  if (file.size < 8) return null;
-  const header = await file.read(0, 8);
-  const order = header.toString('latin1', 0, 2);
-  if (order !== 'II' && order !== 'MM') return null;
-  const little = order === 'II';
-  // BigTIFF (43) and other variants: left to the image reader as a whole file.
-  if (u16(header, 2, little) !== 42) return null;
+  const header = readTiffHeader(await file.read(0, Math.min(HEADER_BYTES, file.size)));
+  // Not a TIFF, or a variant other than classic and BigTIFF: left to the image reader as a whole file.
+  if (!header) return null;
+  const { layout } = header;
   const offsets: number[] = [];
   const pages: TiffPageSize[] = [];
   const seen = new Set<number>();
-  for (let offset = u32(header, 4, little); offset !== 0 && !seen.has(offset) && offsets.length < MAX_PAGES; ) {
+  for (let offset = header.firstDirectory; offset !== 0 && !seen.has(offset) && offsets.length < MAX_PAGES; ) {
     seen.add(offset);
     let directory;
     try {
-      directory = await readDirectory(file, offset, little);
+      directory = await readDirectory(file, offset, layout);
     } catch (error) {
       // A damaged link after the first page ends the document there, as libtiff reads it.
       if (offsets.length > 0) break;
       throw error;
     }
     const tagged = (tag: number) => directory.entries.find((entry) => entry.tag === tag);
-    const [width] = (await numbers(file, tagged(TAG.width), little)) ?? [];
-    const [height] = (await numbers(file, tagged(TAG.height), little)) ?? [];
+    const [width] = (await numbers(file, tagged(TAG.width), layout)) ?? [];
+    const [height] = (await numbers(file, tagged(TAG.height), layout)) ?? [];
     if (width === undefined || height === undefined) throw new Error(`page ${offsets.length + 1} of the TIFF has no image size`);
     offsets.push(offset);
     pages.push({ width, height });
     offset = directory.next;
   }
-  return offsets.length === 0 ? null : { little, offsets, pages };
+  return offsets.length === 0 ? null : { layout, offsets, pages };
 }
 
 // Pages of one TIFF usually arrive one after another on the same thread: its directory chain is walked once.
@@ -151,8 +149,8 @@ function directoriesOf(blobPath: string): Promise<Directories | null> {
 }
 
 /**
- * The size in pixels of each page (as stored, before any orientation tag is applied); null when the file
- * is not a classic TIFF this reader walks (BigTIFF), which is then read as one image.
+ * The size in pixels of each page (as stored, before any orientation tag is applied) of a classic TIFF or a
+ * BigTIFF; null when the file is another TIFF variant, which is then read as one image.
  */
 export async function tiffPageSizes(blobPath: string): Promise<TiffPageSize[] | null> {
   return (await directoriesOf(blobPath))?.pages ?? null;
@@ -166,70 +164,92 @@ export async function tiffPageFile(blobPath: string, pageNumber: number): Promis
     const count = directories?.offsets.length ?? 1;
     throw new Error(`page ${pageNumber} does not exist: the TIFF has ${count} page${count === 1 ? '' : 's'}`);
   }
+  const { layout } = directories;
   return withFile(blobPath, async (file) => {
-    const { entries } = await readDirectory(file, offset, directories.little);
+    const { entries } = await readDirectory(file, offset, layout);
     const tagged = (tag: number) => entries.find((entry) => entry.tag === tag);
-    const [compression] = (await numbers(file, tagged(TAG.compression), directories.little)) ?? [1];
-    if (compression === OLD_JPEG) return wholeFileFromPage(file, offset, entries.length, directories.little);
-    return singlePage(file, entries, pageNumber, directories.little);
+    const [compression] = (await numbers(file, tagged(TAG.compression), layout)) ?? [1];
+    if (compression === OLD_JPEG) return wholeFileFromPage(file, offset, entries.length, layout);
+    return singlePage(file, entries, pageNumber, layout);
   });
 }
 
-/** The page's directory with its values and image data relocated behind it, in the file's byte order. */
-async function singlePage(file: TiffFile, entries: Entry[], pageNumber: number, little: boolean): Promise<Uint8Array> {
+/**
+ * The page's directory with its values and image data relocated behind it, in the file's byte order. A BigTIFF's
+ * page is written as a classic TIFF too: one writer for both, and any page tesseract's 32-bit wasm memory can
+ * hold fits in classic TIFF's 4 GiB.
+ */
+async function singlePage(file: TiffFile, entries: TiffEntry[], pageNumber: number, layout: TiffLayout): Promise<Uint8Array> {
   const tagged = (tag: number) => entries.find((entry) => entry.tag === tag);
   const tiled = tagged(TAG.tileOffsets) !== undefined;
   const offsetsTag = tiled ? TAG.tileOffsets : TAG.stripOffsets;
-  const offsets = await numbers(file, tagged(offsetsTag), little);
-  const counts = await numbers(file, tagged(tiled ? TAG.tileByteCounts : TAG.stripByteCounts), little);
+  const offsets = await numbers(file, tagged(offsetsTag), layout);
+  const counts = await numbers(file, tagged(tiled ? TAG.tileByteCounts : TAG.stripByteCounts), layout);
   if (!offsets || !counts || offsets.length !== counts.length) throw new Error(`page ${pageNumber} of the TIFF has no readable image data (strip offsets or byte counts missing)`);
   if (offsets.some((start, index) => start + (counts[index] ?? 0) > file.size)) throw new Error(`page ${pageNumber} of the TIFF is truncated: its image data runs past the end of the file`);
 
   // Unknown types, pointers and values past the end of the file are left out, as libtiff ignores them.
-  const readable = (entry: Entry) => valueSize(entry) <= 4 || u32(entry.raw, 0, little) + valueSize(entry) <= file.size;
-  const kept = entries
-    .filter((entry) => TYPE_SIZE[entry.type] !== undefined && entry.type !== 13 && !POINTER_TAGS.has(entry.tag) && (entry.tag === offsetsTag || readable(entry)))
-    .sort((a, b) => a.tag - b.tag);
-  // Offsets are rewritten as LONGs: the page's data may sit beyond 64 KiB in the new file.
-  const sizeOf = (entry: Entry) => (entry.tag === offsetsTag ? 4 * entry.count : valueSize(entry));
+  const readable = (entry: TiffEntry) => valuesInline(entry, layout) || valuesOffset(entry, layout) + valueSize(entry) <= file.size;
+  const candidates = entries.filter((entry) => TYPE_SIZE[entry.type] !== undefined && !IFD_TYPES.has(entry.type) && !POINTER_TAGS.has(entry.tag) && (entry.tag === offsetsTag || readable(entry)));
+  // Strips or tiles stored once and named several times (blank tiles) are copied once.
+  const pieces = new Map(offsets.map((start, index) => [`${start}:${counts[index] ?? 0}`, counts[index] ?? 0]));
+  // Checked before reading or allocating: values and strips that overlap, or are named many times, could ask for
+  // many times the file's size; those of a sound page are each stored once.
+  const claimed = candidates.reduce((sum, entry) => sum + (valuesInline(entry, layout) ? 0 : valueSize(entry)), 0) + [...pieces.values()].reduce((sum, count) => sum + count, 0);
+  if (claimed > 2 * file.size) throw new Error(`page ${pageNumber} of the TIFF is damaged: its values and image data overlap, adding up to more than twice the file`);
+  // Each kept entry as the copy stores it: offsets rewritten as LONGs (the page's data may sit beyond 64 KiB in
+  // the copy), BigTIFF's 8-byte integers narrowed to classic TIFF's 4-byte ones, or left out when they do not fit.
+  const kept: { tag: number; type: number; count: number; bytes: Uint8Array | null }[] = [];
+  for (const entry of candidates.sort((a, b) => a.tag - b.tag)) {
+    if (entry.tag === offsetsTag) kept.push({ tag: entry.tag, type: 4, count: entry.count, bytes: null });
+    else if (entry.type === 16 || entry.type === 17) {
+      const values = new TiffView(await valueBytes(file, entry, layout), layout).numbers(entry.type, 0, entry.count);
+      const signed = entry.type === 17;
+      if (!values.every((value) => (signed ? value >= -0x8000_0000 && value <= 0x7fff_ffff : value <= CLASSIC_LIMIT))) continue;
+      const bytes = new Uint8Array(values.length * 4);
+      const view = new DataView(bytes.buffer);
+      values.forEach((value, index) => (signed ? view.setInt32(index * 4, value, layout.little) : view.setUint32(index * 4, value, layout.little)));
+      kept.push({ tag: entry.tag, type: signed ? 9 : 4, count: entry.count, bytes });
+    } else kept.push({ tag: entry.tag, type: entry.type, count: entry.count, bytes: await valueBytes(file, entry, layout) });
+  }
+
+  const placed = new Map<string, number>();
   const directorySize = 2 + kept.length * 12 + 4;
   let valuesEnd = 8 + directorySize;
-  const valueAt = new Map<Entry, number>();
+  const valueAt = new Map<(typeof kept)[number], number>();
   for (const entry of kept) {
-    const size = sizeOf(entry);
+    const size = (TYPE_SIZE[entry.type] ?? 0) * entry.count;
     if (size <= 4) continue;
     valueAt.set(entry, valuesEnd);
     valuesEnd += size + (size % 2); // values start on a word boundary
   }
-  const dataSize = counts.reduce((sum, count) => sum + count, 0);
-  const out = Buffer.alloc(valuesEnd + dataSize);
-  const put16 = (value: number, at: number) => (little ? out.writeUInt16LE(value, at) : out.writeUInt16BE(value, at));
-  const put32 = (value: number, at: number) => (little ? out.writeUInt32LE(value, at) : out.writeUInt32BE(value, at));
-  out.write(little ? 'II' : 'MM', 0, 'latin1');
+  let dataAt = valuesEnd;
+  const newOffsets = offsets.map((start, index) => {
+    const key = `${start}:${counts[index] ?? 0}`;
+    const known = placed.get(key);
+    if (known !== undefined) return known;
+    placed.set(key, dataAt);
+    dataAt += counts[index] ?? 0;
+    return dataAt - (counts[index] ?? 0);
+  });
+  if (dataAt > CLASSIC_LIMIT) throw new Error(`page ${pageNumber} of the TIFF is too large to read on its own (over 4 GiB)`);
+  const out = Buffer.alloc(dataAt);
+  const put16 = (value: number, at: number) => (layout.little ? out.writeUInt16LE(value, at) : out.writeUInt16BE(value, at));
+  const put32 = (value: number, at: number) => (layout.little ? out.writeUInt32LE(value, at) : out.writeUInt32BE(value, at));
+  out.write(layout.little ? 'II' : 'MM', 0, 'latin1');
   put16(42, 2);
   put32(8, 4);
   put16(kept.length, 8);
-
-  const newOffsets: number[] = [];
-  let dataAt = valuesEnd;
-  for (const count of counts) {
-    newOffsets.push(dataAt);
-    dataAt += count;
-  }
   for (const [index, entry] of kept.entries()) {
     const at = 10 + index * 12;
     put16(entry.tag, at);
-    put16(entry.tag === offsetsTag ? 4 : entry.type, at + 2);
+    put16(entry.type, at + 2);
     put32(entry.count, at + 4);
     const target = valueAt.get(entry);
-    if (entry.tag === offsetsTag) {
+    if (entry.bytes === null) {
       const base = target ?? at + 8;
       newOffsets.forEach((value, item) => put32(value, base + item * 4));
-    } else if (target === undefined) {
-      entry.raw.copy(out, at + 8);
-    } else {
-      (await file.read(u32(entry.raw, 0, little), valueSize(entry))).copy(out, target);
-    }
+    } else out.set(entry.bytes, target ?? at + 8);
     if (target !== undefined) put32(target, at + 8);
   }
   put32(0, 8 + 2 + kept.length * 12);
@@ -261,15 +281,11 @@ async function copyPieces(file: TiffFile, offsets: readonly number[], counts: re
   }
 }
 
-/** The whole file, with the header pointing at the page and the page's link to the next one cut. */
-async function wholeFileFromPage(file: TiffFile, offset: number, entryCount: number, little: boolean): Promise<Uint8Array> {
+/** The whole file, in its own layout, with the header pointing at the page and the page's link to the next one cut. */
+async function wholeFileFromPage(file: TiffFile, offset: number, entryCount: number, layout: TiffLayout): Promise<Uint8Array> {
   const bytes = await file.read(0, file.size);
-  if (little) {
-    bytes.writeUInt32LE(offset, 4);
-    bytes.writeUInt32LE(0, offset + 2 + entryCount * 12);
-  } else {
-    bytes.writeUInt32BE(offset, 4);
-    bytes.writeUInt32BE(0, offset + 2 + entryCount * 12);
-  }
+  const view = new TiffView(bytes, layout);
+  view.putOffset(layout.bigTiff ? 8 : 4, offset);
+  view.putOffset(offset + layout.countSize + entryCount * layout.entrySize, 0);
   return bytes;
 }
