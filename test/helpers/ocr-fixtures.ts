@@ -318,6 +318,42 @@ export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: 
 }
 
 /** The same pixels as a JPEG (as a phone or a scanner's "photo" mode saves them). */
+/**
+ * A phone photo of an upright page, as cameras store it: the pixels turned a quarter left and an EXIF
+ * Orientation 6 ("turn a quarter right to show") in an APP1 segment, in the given byte order.
+ */
+export function photoWithExifOrientation(grey: Buffer, width: number, height: number, byteOrder: 'II' | 'MM'): Buffer {
+  const upright = createCanvas(width, height);
+  const uprightContext = upright.getContext('2d');
+  const image = uprightContext.createImageData(width, height);
+  grey.forEach((value, index) => image.data.set([value, value, value, 255], index * 4));
+  uprightContext.putImageData(image, 0, 0);
+  // Stored: height × width, the page's top edge on the left.
+  const stored = createCanvas(height, width);
+  const context = stored.getContext('2d');
+  context.translate(0, width);
+  context.rotate(-Math.PI / 2);
+  context.drawImage(upright, 0, 0);
+  const jpeg = stored.toBuffer('image/jpeg', 92);
+  const little = byteOrder === 'II';
+  const tiff = Buffer.alloc(26);
+  tiff.write(byteOrder, 0, 'latin1');
+  const u16 = (value: number, at: number) => (little ? tiff.writeUInt16LE(value, at) : tiff.writeUInt16BE(value, at));
+  const u32 = (value: number, at: number) => (little ? tiff.writeUInt32LE(value, at) : tiff.writeUInt32BE(value, at));
+  u16(42, 2);
+  u32(8, 4);
+  u16(1, 8); // one entry
+  u16(0x0112, 10); // Orientation
+  u16(3, 12); // SHORT
+  u32(1, 14);
+  u16(6, 18);
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const marker = Buffer.from([0xff, 0xe1, 0, 0]);
+  marker.writeUInt16BE(payload.length + 2, 2);
+  // Right after SOI, before the encoder's own segments.
+  return Buffer.concat([jpeg.subarray(0, 2), marker, payload, jpeg.subarray(2)]);
+}
+
 export function greyJpeg(grey: Buffer, width: number, height: number): Buffer {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');

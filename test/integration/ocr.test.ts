@@ -10,7 +10,7 @@ import { recoverInterruptedJobs } from '../../main/services/jobs.js';
 import { createUserAndSignIn, signInAdmin, type AppClient } from '../helpers/app-session.js';
 import { startInstance, type TestInstance } from '../helpers/instance.js';
 import { auditOf, dataOf, errorOf, orgId } from '../helpers/integration-support.js';
-import { bornDigitalPdf, contains, greyJpeg, greyTiff, proseLines, scanImage, scannedPdf, type TruthPage } from '../helpers/ocr-fixtures.js';
+import { bornDigitalPdf, contains, greyJpeg, greyTiff, photoWithExifOrientation, proseLines, scanImage, scannedPdf, type TruthPage } from '../helpers/ocr-fixtures.js';
 import { expectRecognised, ocrResultOf, startOcrJob, storedPages, uploadFile, waitForJob, type StoredPage } from '../helpers/ocr-support.js';
 
 // OCR through the real path: HTTP → job → scheduler → worker threads (compiled dist/worker: run
@@ -198,6 +198,20 @@ describe('ocr jobs', () => {
       const [page] = await storedPages(admin, documentId);
       if (!page) throw new Error('no page');
       expect([page.unit, page.width, page.height, page.rotation]).toEqual(['image_pixels', 1500, 420, 0]);
+      expectRecognised(page, image.truth);
+    }
+  }, 120_000);
+
+  it('reads a phone photo as it is displayed: EXIF orientation applied in either byte order, boxes in the turned pixels', async () => {
+    const image = scanImage({ widthPx: 1500, heightPx: 420, lines: proseLines(23, 4, 42), fontPx: 42, marginPx: 60 });
+    for (const byteOrder of ['II', 'MM'] as const) {
+      const documentId = await uploadFile(instance, `photo-${byteOrder}.jpg`, photoWithExifOrientation(image.grey, image.width, image.height, byteOrder));
+      const job = await startOcrJob(instance, documentId);
+      expect(ocrResultOf(await waitForJob(instance, job.id))).toMatchObject({ unit: 'image_pixels', page_count: 1 });
+      const [page] = await storedPages(admin, documentId);
+      if (!page) throw new Error('no page');
+      // The stored pixels are 420 × 1500; the viewer and the exports show (and place boxes on) 1500 × 420.
+      expect([page.width, page.height], byteOrder).toEqual([1500, 420]);
       expectRecognised(page, image.truth);
     }
   }, 120_000);

@@ -67,6 +67,14 @@ describe('greyTiff', () => {
     expect(EXIF_SNIFF.test(Array.from(pixels.subarray(0, 500)).join(' '))).toBe(true);
   });
 
+  it('writes no resolution when none is known, so tesseract estimates it', () => {
+    const { bytes } = greyTiff(8, 8, null);
+    const entries = bytes.readUInt16LE(8);
+    const tags = Array.from({ length: entries }, (_, index) => bytes.readUInt16LE(10 + index * 12));
+    expect(tags).toEqual([256, 257, 258, 259, 262, 273, 277, 278, 279]);
+    expect(bytes.readUInt32LE(10 + 5 * 12 + 8)).toBe(GREY_TIFF_PIXELS_OFFSET);
+  });
+
   it('refuses sizes it cannot write', () => {
     expect(() => greyTiff(0, 10, 300)).toThrow(RangeError);
     expect(() => greyTiff(10.5, 10, 300)).toThrow(RangeError);

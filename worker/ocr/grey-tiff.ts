@@ -35,8 +35,11 @@ export interface GreyTiff {
   pixels: Buffer;
 }
 
-/** An empty grey TIFF of width × height pixels at `dpi` (written as its resolution, to a hundredth). */
-export function greyTiff(width: number, height: number, dpi: number): GreyTiff {
+/**
+ * An empty grey TIFF of width × height pixels at `dpi` (written as its resolution, to a hundredth); with `dpi`
+ * null no resolution is written and tesseract estimates it from the text, as for an image that states none.
+ */
+export function greyTiff(width: number, height: number, dpi: number | null): GreyTiff {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) throw new RangeError(`a picture of ${width} × ${height} pixels cannot be made`);
   const size = width * height;
   if (size > 0xffffffff - GREY_TIFF_PIXELS_OFFSET) throw new RangeError(`a picture of ${width} × ${height} pixels is too large for one TIFF strip`);
@@ -50,10 +53,8 @@ export function greyTiff(width: number, height: number, dpi: number): GreyTiff {
     [Tag.SamplesPerPixel, SHORT, 1],
     [Tag.RowsPerStrip, LONG, height],
     [Tag.StripByteCounts, LONG, size],
-    [Tag.XResolution, RATIONAL, 0],
-    [Tag.YResolution, RATIONAL, 0],
-    [Tag.ResolutionUnit, SHORT, 2], // inch
   ];
+  if (dpi !== null) entries.push([Tag.XResolution, RATIONAL, 0], [Tag.YResolution, RATIONAL, 0], [Tag.ResolutionUnit, SHORT, 2]); // inch
   const resolutionAt = IFD_OFFSET + 2 + entries.length * 12 + 4;
   const bytes = Buffer.allocUnsafe(GREY_TIFF_PIXELS_OFFSET + size);
   bytes.fill(0, 0, GREY_TIFF_PIXELS_OFFSET);
@@ -71,10 +72,12 @@ export function greyTiff(width: number, height: number, dpi: number): GreyTiff {
     else bytes.writeUInt32LE(tag === Tag.XResolution ? resolutionAt : resolutionAt + 8, at + 8);
   });
   // The IFD's next-IFD offset stays 0 (one page). Resolution: dpi × 100 / 100, for both axes.
-  const hundredths = Math.max(1, Math.round(dpi * 100));
-  for (const at of [resolutionAt, resolutionAt + 8]) {
-    bytes.writeUInt32LE(hundredths, at);
-    bytes.writeUInt32LE(100, at + 4);
+  if (dpi !== null) {
+    const hundredths = Math.max(1, Math.round(dpi * 100));
+    for (const at of [resolutionAt, resolutionAt + 8]) {
+      bytes.writeUInt32LE(hundredths, at);
+      bytes.writeUInt32LE(100, at + 4);
+    }
   }
   return { bytes, pixels: bytes.subarray(GREY_TIFF_PIXELS_OFFSET) };
 }

@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanPage, OcrPlanTask } from '../../main/common/ocr-tasks.js';
 import { recognize } from './engine.js';
 import { openPdf, openPdfStructure, planPdf, rotationOf, viewOf } from './pdf.js';
 import { embeddedScan } from './embedded-scan.js';
-import { imageCoverage, renderPage, wordsInPixels, wordsToPdfSpace, wordsToUserSpace } from './render.js';
+import { imageCoverage, renderPage, toGreyTiff, wordsInPixels, wordsToPdfSpace, wordsToUserSpace } from './render.js';
 import { readTextLayer } from './text-layer.js';
 import { tiffPageFile, tiffPageSizes } from './tiff-pages.js';
 import type { PixelWord } from './tsv.js';
@@ -82,8 +83,10 @@ function content(words: LinedWord[]) {
 }
 
 /**
- * PNG, JPEG and one-page TIFFs go to tesseract as they are; a page of a multi-page TIFF goes as a TIFF of that
- * page alone (tesseract reads only a TIFF's first page). Boxes stay in the page's pixels.
+ * PNG and JPEG are decoded here with their EXIF orientation applied, as the viewer and the exports draw them, and
+ * go to tesseract as grey pixels (tesseract.js applies only big-endian EXIF orientation, so boxes of other photos
+ * would land rotated). One-page TIFFs go as they are; a page of a multi-page TIFF goes as a TIFF of that page
+ * alone (tesseract reads only a TIFF's first page). Boxes are in the pixels as displayed.
  */
 async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPageOutput> {
   const prepareStarted = performance.now();
@@ -110,8 +113,24 @@ async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPa
 }
 
 async function imageOfPage(task: OcrPageTask): Promise<Uint8Array> {
+  if (task.documentType === 'png' || task.documentType === 'jpeg') {
+    if (task.pageNumber > 1) throw new Error(`page ${task.pageNumber} does not exist: the image has 1 page`);
+    return orientedGrey(await fs.readFile(task.blobPath));
+  }
   const pageCount = task.documentType === 'tiff' ? ((await tiffPageSizes(task.blobPath))?.length ?? 1) : 1;
   if (task.pageNumber > pageCount) throw new Error(`page ${task.pageNumber} does not exist: the image has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
   if (pageCount === 1) return fs.readFile(task.blobPath);
   return tiffPageFile(task.blobPath, task.pageNumber);
+}
+
+/** A photo or picture as displayed (EXIF orientation applied by the decoder), in grey. */
+async function orientedGrey(bytes: Buffer): Promise<Uint8Array> {
+  const image = await loadImage(bytes);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  // Transparent areas read as paper.
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, image.width, image.height);
+  context.drawImage(image, 0, 0);
+  return toGreyTiff(canvas.data(), image.width, image.height, null);
 }

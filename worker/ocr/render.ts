@@ -82,7 +82,7 @@ export async function renderPage(document: PDFDocumentProxy, page: PDFPageProxy,
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 /** RGBA (opaque: drawn on white) to 8-bit luma with Rec. 601 weights, as a grey TIFF. */
-export function toGreyTiff(rgba: Uint8Array, width: number, height: number, dpi: number): Uint8Array {
+export function toGreyTiff(rgba: Uint8Array, width: number, height: number, dpi: number | null): Uint8Array {
   const { bytes, pixels: out } = greyTiff(width, height, dpi);
   const pixels = width * height;
   let target = 0;
