@@ -323,11 +323,7 @@ export function greyTiffPages(pages: readonly TiffPageImage[], options: { dpi?: 
  * Orientation 6 ("turn a quarter right to show") in an APP1 segment, in the given byte order.
  */
 export function photoWithExifOrientation(grey: Buffer, width: number, height: number, byteOrder: 'II' | 'MM'): Buffer {
-  const upright = createCanvas(width, height);
-  const uprightContext = upright.getContext('2d');
-  const image = uprightContext.createImageData(width, height);
-  grey.forEach((value, index) => image.data.set([value, value, value, 255], index * 4));
-  uprightContext.putImageData(image, 0, 0);
+  const upright = greyCanvas(grey, width, height);
   // Stored: height × width, the page's top edge on the left.
   const stored = createCanvas(height, width);
   const context = stored.getContext('2d');
@@ -355,6 +351,11 @@ export function photoWithExifOrientation(grey: Buffer, width: number, height: nu
 }
 
 export function greyJpeg(grey: Buffer, width: number, height: number): Buffer {
+  return greyCanvas(grey, width, height).toBuffer('image/jpeg', 92);
+}
+
+/** Grey samples drawn on a canvas of their size. */
+function greyCanvas(grey: Buffer, width: number, height: number) {
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   const image = context.createImageData(width, height);
@@ -366,7 +367,7 @@ export function greyJpeg(grey: Buffer, width: number, height: number): Buffer {
     image.data[index * 4 + 3] = 255;
   }
   context.putImageData(image, 0, 0);
-  return canvas.toBuffer('image/jpeg', 92);
+  return canvas;
 }
 
 // ---- PDFs ----

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
-import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
-import { encodePage, paintBoxes, type ToPixel } from './raster.js';
+import { encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
 import { rewritePages, type VectorOutcome } from './vector-pages.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
@@ -222,13 +222,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
   const pages: BurnedPage[] = [];
   if (task.source.documentType === 'png' || task.source.documentType === 'jpeg') {
     const requests = requestsFor(task, 1);
-    const image = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     for (const request of requests) {
-      const canvas = createCanvas(image.width, image.height);
-      const context = canvas.getContext('2d');
-      context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, image.width, image.height);
-      context.drawImage(image, 0, 0);
+      const { canvas, context } = await imageOnWhite(bytes);
       pages.push(await finishPage(rasterOfImage(canvas, context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, pageFile(task.workPrefix, task.source, request.page)));
     }
     report(1);

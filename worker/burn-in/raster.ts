@@ -1,4 +1,4 @@
-import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { BurnBox, BurnSettings, PageImageEncoding } from '../../main/common/export-tasks.js';
 import { encodeG4 } from './ccitt.js';
 
@@ -174,4 +174,18 @@ export async function encodePage(canvas: Canvas, settings: BurnSettings): Promis
   }
   const jpeg = await canvas.encode('jpeg', settings.jpegQuality);
   return { bytes: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), encoding: 'jpeg', width, height };
+}
+
+/**
+ * A PNG or JPEG drawn as it is displayed (the decoder applies EXIF orientation, as browsers do) on white, so
+ * transparent areas read as paper. Exports burn these pixels and OCR reads them: both use the same picture.
+ */
+export async function imageOnWhite(bytes: Uint8Array): Promise<{ canvas: Canvas; context: SKRSContext2D }> {
+  const image = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, image.width, image.height);
+  context.drawImage(image, 0, 0);
+  return { canvas, context };
 }

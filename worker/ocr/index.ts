@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPageOutput, OcrPageReason, OcrPageTask, OcrPlan, OcrPlanPage, OcrPlanTask } from '../../main/common/ocr-tasks.js';
 import { recognize } from './engine.js';
 import { openPdf, openPdfStructure, planPdf, rotationOf, viewOf } from './pdf.js';
+import { imageOnWhite } from '../burn-in/raster.js';
 import { embeddedScan } from './embedded-scan.js';
 import { imageCoverage, renderPage, toGreyTiff, wordsInPixels, wordsToPdfSpace, wordsToUserSpace } from './render.js';
 import { readTextLayer } from './text-layer.js';
@@ -123,14 +123,8 @@ async function imageOfPage(task: OcrPageTask): Promise<Uint8Array> {
   return tiffPageFile(task.blobPath, task.pageNumber);
 }
 
-/** A photo or picture as displayed (EXIF orientation applied by the decoder), in grey. */
+/** A photo or picture as displayed (EXIF orientation applied), in grey. */
 async function orientedGrey(bytes: Buffer): Promise<Uint8Array> {
-  const image = await loadImage(bytes);
-  const canvas = createCanvas(image.width, image.height);
-  const context = canvas.getContext('2d');
-  // Transparent areas read as paper.
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, image.width, image.height);
-  context.drawImage(image, 0, 0);
-  return toGreyTiff(canvas.data(), image.width, image.height, null);
+  const { canvas } = await imageOnWhite(bytes);
+  return toGreyTiff(canvas.data(), canvas.width, canvas.height, null);
 }
