@@ -87,6 +87,13 @@ export interface DocumentsTable {
   updated_at: string;
   deleted_at: string | null;
   owner_user_id: number | null;
+  source_type: Generated<'pdf' | 'image' | 'email' | 'office' | 'text' | 'audio'>;
+  parent_document_id: number | null;
+  attachment_index: number | null;
+  duplicate_of: number | null;
+  thread_id: string | null;
+  /** JSON of the message's header fields, for e-mail documents. */
+  email: string | null;
 }
 
 export interface UploadSessionsTable {

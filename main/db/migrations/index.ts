@@ -6,6 +6,7 @@ import { exportRequests } from './005-exports.js';
 import { access } from './006-access.js';
 import { webhooks } from './007-webhooks.js';
 import { watchedFolders } from './008-watched-folders.js';
+import { documentFamilies } from './009-document-families.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'access', up: access },
   { version: 7, name: 'webhooks', up: webhooks },
   { version: 8, name: 'watched-folders', up: watchedFolders },
+  { version: 9, name: 'document-families', up: documentFamilies },
 ];
