@@ -96,6 +96,33 @@ export interface DocumentsTable {
   email: string | null;
 }
 
+export interface DocumentIntakeTable {
+  document_id: number;
+  organization_id: number;
+  case_id: number;
+  status: 'pending' | 'converting' | 'converted' | 'needs_libreoffice' | 'failed';
+  error: string | null;
+  /** JSON array of strings: limits applied, parts skipped. */
+  warnings: Generated<string>;
+  original_sha256: string;
+  original_media_type: string;
+  original_size: number;
+  original_format: string;
+  depth: Generated<number>;
+  attempts: Generated<number>;
+  pages: number | null;
+  message_id: string | null;
+  body_hash: string | null;
+  subject_key: string | null;
+  /** JSON array of MinHash minima (unsigned 32-bit). */
+  minhash: string | null;
+  near_duplicate_of: number | null;
+  near_duplicate_score: number | null;
+  thread_inclusive: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface UploadSessionsTable {
   id: Generated<number>;
   organization_id: number;
@@ -446,6 +473,56 @@ export interface ExportsTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** release: for the requester; internal: the case record (csv, json, zip with options.audience internal). */
+  audience: Generated<'release' | 'internal'>;
+  /** Set when a release completes: 1, 2, … per case. */
+  release_number: Generated<number | null>;
+  /** JSON: how the release safeguards were met (passed, overridden with a reason); internal only. */
+  safeguards: Generated<string | null>;
+}
+
+export interface ReleaseSettingsTable {
+  organization_id: number;
+  /** JSON: main/common/schemas/releases.ts ReleaseSettings. */
+  settings: string;
+  updated_at: string;
+}
+
+export interface CaseReleaseDetailsTable {
+  case_id: number;
+  organization_id: number;
+  request_number: string | null;
+  /** The title a requester sees, never the internal case name. */
+  requester_title: string | null;
+  updated_at: string;
+}
+
+export interface WithholdingsTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  document_id: number;
+  /** Both null: the whole document. */
+  page_from: number | null;
+  page_to: number | null;
+  exemption: string;
+  category: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface ReleasePagesTable {
+  export_id: number;
+  case_id: number;
+  /** 1-based output page within the release's documents, in release order. */
+  position: number;
+  document_id: number;
+  page_from: number;
+  page_to: number;
+  bates_number: number | null;
+  bates: string | null;
+  /** What the page showed: source file, boxes and withholding; compared by supplemental releases. */
+  fingerprint: string;
 }
 
 export interface WatchedFoldersTable {
@@ -505,6 +582,24 @@ export interface WatchedFolderCasesTable {
   case_id: number;
 }
 
+/** The search index's copy of a page (migration 12); `folded` has the length of `text`. */
+export interface SearchPagesTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  document_id: number;
+  page_number: number;
+  unit: 'pdf_points' | 'image_pixels';
+  text: string;
+  folded: string;
+}
+
+/** Pages stored, replaced or removed since the search index last caught up (filled by triggers). */
+export interface SearchStaleTable {
+  document_id: number;
+  page_number: number;
+}
+
 export interface Database {
   roles: RolesTable;
   user_roles: UserRolesTable;
@@ -528,6 +623,7 @@ export interface Database {
   cases: CasesTable;
   blobs: BlobsTable;
   documents: DocumentsTable;
+  document_intake: DocumentIntakeTable;
   upload_sessions: UploadSessionsTable;
   upload_files: UploadFilesTable;
   download_tokens: DownloadTokensTable;
@@ -541,6 +637,12 @@ export interface Database {
   watched_folders: WatchedFoldersTable;
   watched_files: WatchedFilesTable;
   watched_folder_cases: WatchedFolderCasesTable;
+  release_settings: ReleaseSettingsTable;
+  case_release_details: CaseReleaseDetailsTable;
+  withholdings: WithholdingsTable;
+  release_pages: ReleasePagesTable;
+  search_pages: SearchPagesTable;
+  search_stale: SearchStaleTable;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -566,6 +668,9 @@ export type CommentRow = Selectable<CommentsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type DocumentPageRow = Selectable<DocumentPagesTable>;
 export type ExportRow = Selectable<ExportsTable>;
+export type CaseReleaseDetailsRow = Selectable<CaseReleaseDetailsTable>;
+export type WithholdingRow = Selectable<WithholdingsTable>;
+export type ReleasePageRow = Selectable<ReleasePagesTable>;
 export type RoleRow = Selectable<RolesTable>;
 export type UserInvitationRow = Selectable<UserInvitationsTable>;
 export type ExemptionRow = Selectable<ExemptionsTable>;

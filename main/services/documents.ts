@@ -4,7 +4,7 @@ import { findDocument, listCaseDocuments, updateDocument } from '../db/queries/d
 import { insertDownloadToken } from '../db/queries/download-tokens.js';
 import type { PageRequest } from '../db/queries/page.js';
 import { notFound } from '../common/errors.js';
-import type { Document, DownloadUrl, UpdateDocumentBody } from '../common/schemas/documents.js';
+import type { Document, DownloadUrl, EmailHeaders, UpdateDocumentBody } from '../common/schemas/documents.js';
 import type { DocumentType } from './file-types.js';
 import { recordChange } from './change-log.js';
 import { isoNow, type ServiceContext } from './context.js';
@@ -18,6 +18,11 @@ export function toDocument(row: DocumentRow): Document {
     fileName: row.file_name,
     description: row.description,
     document_type: row.document_type as DocumentType,
+    source_type: row.source_type,
+    parent_document_id: row.parent_document_id === null ? null : String(row.parent_document_id),
+    attachment_index: row.attachment_index,
+    thread_id: row.thread_id,
+    email: row.email === null ? null : (JSON.parse(row.email) as EmailHeaders),
     media_type: row.media_type,
     size: row.size,
     sha256: row.sha256,

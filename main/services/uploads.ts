@@ -20,7 +20,7 @@ import { recordChange } from './change-log.js';
 import { isoNow, type ServiceContext } from './context.js';
 import { requireCase } from './cases.js';
 import { toDocument } from './documents.js';
-import { detectDocumentType } from './file-types.js';
+import { ACCEPTED_TYPES_TEXT, detectDocumentType, sourceTypeOf } from './file-types.js';
 import { randomToken, sha256Hex } from './secrets.js';
 
 export interface UploadSettings {
@@ -146,10 +146,10 @@ export async function receiveUpload(
       { field: 'body', message: `must be ${file.size} bytes` },
     ]);
   }
-  const detected = await detectDocumentType(staged.tempPath);
+  const detected = await detectDocumentType(staged.tempPath, file.name);
   if (!detected) {
     await blobs.discard(staged);
-    throw new DomainError('unsupported_media_type', `${file.name} is not a PDF, PNG, JPEG, TIFF, audio or video file (judged from its content)`);
+    throw new DomainError('unsupported_media_type', `${file.name} is not ${ACCEPTED_TYPES_TEXT} (judged from its content and name)`);
   }
   await blobs.commit(staged);
   const now = isoNow(ctx);
@@ -217,6 +217,7 @@ export async function completeUploadSession(db: Executor, ctx: ServiceContext, s
       size: file.size,
       media_type: file.media_type,
       document_type: file.document_type,
+      source_type: sourceTypeOf(file.document_type),
       created_at: now,
       updated_at: now,
       deleted_at: null,

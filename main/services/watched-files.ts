@@ -19,7 +19,7 @@ import { recordChange } from './change-log.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { createCase } from './cases.js';
 import { toDocument } from './documents.js';
-import type { DocumentType } from './file-types.js';
+import { sourceTypeOf, type DocumentType } from './file-types.js';
 import { enqueueJob } from './jobs.js';
 import { recordReviewDecisions } from './redactions/integration.js';
 import { toWatchedFile } from './watched-folders.js';
@@ -214,6 +214,7 @@ export async function storeFile(
     size: content.size,
     media_type: content.mediaType,
     document_type: content.documentType,
+    source_type: sourceTypeOf(content.documentType),
     created_at: now,
     updated_at: now,
     deleted_at: null,

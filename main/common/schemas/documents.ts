@@ -1,13 +1,36 @@
 import { z } from 'zod';
 import { Timestamp } from './shared.js';
 
+/** Header fields of an e-mail document, as the message states them (addresses in full). */
+export const EmailHeaders = z
+  .object({
+    from: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    date: z.string().nullable().describe('As the message states it, with its zone; null when absent'),
+    subject: z.string(),
+    message_id: z.string().nullable(),
+    in_reply_to: z.string().nullable(),
+    references: z.array(z.string()),
+  })
+  .meta({ id: 'EmailHeaders' });
+export type EmailHeaders = z.infer<typeof EmailHeaders>;
+
 export const Document = z
   .object({
     id: z.string().describe('Numeric id, the same as the application API docId'),
     case_id: z.string(),
     fileName: z.string(),
     description: z.string(),
-    document_type: z.enum(['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video']),
+    document_type: z
+      .enum(['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video', 'email', 'office', 'text'])
+      .describe('What the stored content is; e-mail, Office and text files become pdf once intake has converted them'),
+    source_type: z.enum(['pdf', 'image', 'email', 'office', 'text', 'audio']).describe('What the document came in as'),
+    parent_document_id: z.string().nullable().describe('The message (or container, or Office file) this document was attached to'),
+    attachment_index: z.number().int().nullable().describe('Position among its parent\'s attachments, from 0'),
+    thread_id: z.string().nullable().describe('Shared by every message of a thread'),
+    email: EmailHeaders.nullable(),
     media_type: z.string(),
     size: z.number().int(),
     sha256: z.string(),

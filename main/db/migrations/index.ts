@@ -7,6 +7,9 @@ import { access } from './006-access.js';
 import { webhooks } from './007-webhooks.js';
 import { watchedFolders } from './008-watched-folders.js';
 import { documentFamilies } from './009-document-families.js';
+import { releases } from './011-releases.js';
+import { intake } from './013-intake.js';
+import { searchIndex } from './012-search-index.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +28,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'webhooks', up: webhooks },
   { version: 8, name: 'watched-folders', up: watchedFolders },
   { version: 9, name: 'document-families', up: documentFamilies },
+  { version: 11, name: 'releases', up: releases },
+  { version: 12, name: 'search-index', up: searchIndex },
+  { version: 13, name: 'intake', up: intake },
 ];

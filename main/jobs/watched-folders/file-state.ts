@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { WatchedFileRow } from '../../db/schema.js';
 import { BlobTooLargeError, type StagedBlob } from '../../services/blob-store.js';
-import { detectDocumentType } from '../../services/file-types.js';
+import { ACCEPTED_TYPES_TEXT, detectDocumentType } from '../../services/file-types.js';
 import {
   FileProblem,
   failFile,
@@ -130,10 +130,10 @@ export class FileStateMachine {
       context.log(`${file.relative_path}: changed while it was read; waiting for it to settle again`);
       return;
     }
-    const detected = await detectDocumentType(staged.tempPath);
+    const detected = await detectDocumentType(staged.tempPath, file.relative_path);
     if (!detected) {
       await runtime.blobs.discard(staged);
-      throw new FileProblem('not a PDF, PNG, JPEG, TIFF, audio or video file (judged from its content)');
+      throw new FileProblem(`not ${ACCEPTED_TYPES_TEXT} (judged from its content and name)`);
     }
     await runtime.blobs.commit(staged);
     const content = { sha256: staged.sha256, size: staged.size, mediaType: detected.mediaType, documentType: detected.documentType };
