@@ -9,7 +9,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } 
 import type { Runtime } from '../runtime.js';
 import { applicationApi } from './app/index.js';
 import { fileRoutes } from './files/index.js';
-import { envelopeErrorHandler, notFoundHandler } from './shared/errors.js';
+import { envelopeErrorHandler, MAX_PARAM_LENGTH, notFoundHandler, sendProblem, toProblem } from './shared/errors.js';
+import { guardBodylessRoute, jsonDepthExceeded, SECURITY_HEADERS, tooDeepError } from './shared/hardening.js';
 import { allowedHostsFor, guardHostAndOrigin } from './shared/security.js';
 import { zodToFastJsonSerializer } from './shared/serializer.js';
 import { validatorCompilerWithIdFastPath } from './shared/validation.js';
@@ -53,6 +54,14 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
     requestIdHeader: false,
     bodyLimit: runtime.config.bodyLimitBytes,
     return503OnClosing: true,
+    maxParamLength: MAX_PARAM_LENGTH,
+    // Router-level refusals (a parameter over maxParamLength → 414, bad percent-encoding → 400) in the envelope.
+    // They skip the onSend hooks, so the response headers are set here as well.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id).header('cache-control', 'no-store');
+      for (const [name, value] of SECURITY_HEADERS) reply.header(name, value);
+      return sendProblem(request, reply, toProblem(error));
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompilerWithIdFastPath);
@@ -67,6 +76,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '') return done(null, undefined);
+    if (jsonDepthExceeded(text)) return done(tooDeepError(), undefined);
     return parseJson(request, text, done);
   });
   // Bodies are JSON only: Fastify's built-in text/plain parser would let a string reach the handlers'
@@ -74,6 +84,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
   app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', guardHostAndOrigin(context.originPolicy));
+  app.addHook('onRoute', guardBodylessRoute);
   // Once closing, answers to requests still in flight end their connection, so a client's idle keep-alive
   // socket cannot hold shutdown open until it times out.
   let closing = false;
@@ -82,7 +93,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
+    for (const [name, value] of SECURITY_HEADERS) reply.header(name, value);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });

@@ -425,9 +425,10 @@ describe('application redactions API', () => {
       expect((await admin.request('GET', `/api/redactions/${docId}/layer/X/versions`)).statusCode).toBe(400);
     });
 
-    it('400: a docId that is not a positive integer', async () => {
-      expect((await admin.request('GET', '/api/redactions/abc')).statusCode).toBe(400);
-      expect((await save('0', [pdfItem()])).statusCode).toBe(400);
+    // A docId that is not a positive integer names no document: 404 like an unknown one (docs/api.md).
+    it('404: a docId that is not a positive integer', async () => {
+      expect((await admin.request('GET', '/api/redactions/abc')).statusCode).toBe(404);
+      expect((await save('0', [pdfItem()])).statusCode).toBe(404);
     });
   });
 

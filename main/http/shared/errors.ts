@@ -10,8 +10,21 @@ export interface HttpProblem {
   extra?: Record<string, unknown>;
 }
 
+/** Error bodies list at most this many problems, then how many more there were (a huge batch must not yield a huge error). */
+export const MAX_ERROR_DETAILS = 50;
+
+function capDetails(problem: HttpProblem): HttpProblem {
+  if (!Array.isArray(problem.details) || problem.details.length <= MAX_ERROR_DETAILS) return problem;
+  const omitted = problem.details.length - MAX_ERROR_DETAILS;
+  return { ...problem, details: problem.details.slice(0, MAX_ERROR_DETAILS), extra: { ...problem.extra, details_omitted: omitted } };
+}
+
 /** Maps anything thrown while handling a request to the status and code the caller sees. */
 export function toProblem(error: unknown): HttpProblem {
+  return capDetails(problemOf(error));
+}
+
+function problemOf(error: unknown): HttpProblem {
   if (error instanceof DomainError) {
     return {
       status: ERROR_STATUS[error.code],
@@ -27,7 +40,8 @@ export function toProblem(error: unknown): HttpProblem {
       const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
       return { field: path || location, location, message: issue.message };
     });
-    const fields = [...new Set(details.map((detail) => detail.field))].join(', ');
+    const names = [...new Set(details.map((detail) => detail.field))];
+    const fields = names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
     return { status: 400, code: 'validation_error', message: `invalid ${location}: ${fields}`, details };
   }
   const fastifyError = error as Partial<FastifyError>;
@@ -41,13 +55,40 @@ export function toProblem(error: unknown): HttpProblem {
       return { status: 400, code: 'validation_error', message: 'request body is not valid JSON', details: [{ field: 'body', location: 'body', message: fastifyError.message ?? 'invalid JSON' }] };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, code: 'validation_error', message: 'Content-Length does not match the body' };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, code: 'uri_too_long', message: `a path parameter is longer than ${MAX_PARAM_LENGTH} characters` };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, code: 'validation_error', message: 'the URL has an invalid path component', details: [{ field: 'url', location: 'path', message: 'not valid percent-encoding' }] };
     default:
       break;
   }
   if (fastifyError.statusCode === 400 && error instanceof SyntaxError) {
     return { status: 400, code: 'validation_error', message: 'request body is not valid JSON' };
   }
+  // Any other 4xx Fastify raises itself (406, 405, …) keeps its status and gets the envelope.
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return frameworkProblem(status, fastifyError.message);
   return { status: 500, code: 'internal_error', message: 'unexpected error; retry with the same Idempotency-Key' };
+}
+
+/** Longest path parameter the router accepts (Fastify's maxParamLength); longer ones answer 414. */
+export const MAX_PARAM_LENGTH = 100;
+
+const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'authentication_failed',
+  403: 'permission_denied',
+  404: 'resource_not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+function frameworkProblem(status: number, message: string | undefined): HttpProblem {
+  return { status, code: CODE_BY_STATUS[status] ?? 'validation_error', message: message || 'the request cannot be served as sent' };
 }
 
 /** The integration API's error envelope: `{ error: { code, message, details?, ... }, request_id }`. */
