@@ -12,6 +12,7 @@ export const ALL_SCOPES = [
   'comments:write',
   'exports:read',
   'exports:write',
+  'exports:override',
   'templates:read',
   'users:read',
   'users:write',

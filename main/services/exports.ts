@@ -30,6 +30,7 @@ import { recordChange } from './change-log.js';
 import { requireCase } from './cases.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { issueDownloadUrl, type DownloadSettings } from './documents.js';
+import { checkRelease } from './releases/safeguards.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -42,6 +43,8 @@ export function toExport(row: ExportRow): Export {
     id: String(row.id),
     case_id: String(row.case_id),
     format: row.format,
+    audience: row.audience,
+    release_number: row.release_number,
     filters: ResolvedExportFilters.parse(JSON.parse(row.filters)),
     options: JsonObject.parse(JSON.parse(row.options)),
     status: row.status,
@@ -76,9 +79,59 @@ function resolveOptions(format: ExportFormat, options: CreateExportBody['options
   }
   const resolved = ExportOptions.parse(options ?? {});
   if (format === 'zip' && resolved.cover_sheet) {
-    throw invalid('cover_sheet applies to pdf exports only', [{ field: 'options.cover_sheet', message: 'a zip holds one file per document; use format pdf for a cover sheet' }]);
+    throw invalid('cover_sheet applies to pdf exports only', [{ field: 'options.cover_sheet', message: 'a zip holds one file per document; use options.cover_letter in a zip' }]);
+  }
+  if (format === 'pdf' && resolved.audience === 'internal') {
+    throw invalid('a pdf is always a release', [{ field: 'options.audience', message: 'internal records are json, csv or zip with options.audience internal' }]);
+  }
+  if (format === 'pdf' && (resolved.cover_letter || resolved.combined)) {
+    const field = resolved.cover_letter ? 'options.cover_letter' : 'options.combined';
+    throw invalid(`${field.slice(8)} applies to zip releases only`, [{ field, message: 'a pdf is one combined file; use options.cover_sheet for its first page' }]);
+  }
+  if (resolved.audience === 'internal') {
+    const releaseOnly = (['stamps', 'combined', 'cover_letter'] as const).find((name) => (name === 'stamps' ? resolved.stamps !== null : resolved[name]));
+    if (releaseOnly) throw invalid(`${releaseOnly} applies to releases only`, [{ field: `options.${releaseOnly}`, message: 'not allowed with options.audience internal' }]);
   }
   return resolved;
+}
+
+/** What the caller may do beyond exports:write; the HTTP route says, internal callers (watched folders) do not check. */
+export interface ExportAccess {
+  /** Run the release safeguards (on for requests through the API). */
+  safeguards: boolean;
+  /** The caller holds exports:override. */
+  canOverride: boolean;
+}
+
+const UNCHECKED: ExportAccess = { safeguards: false, canOverride: false };
+
+interface SafeguardRecord {
+  outcome: 'passed' | 'overridden' | 'not_checked';
+  blocks: unknown[];
+  reason: string | null;
+  by: string;
+}
+
+/**
+ * The safeguards of a release: 409 listing every block, unless the caller holds exports:override and gives a
+ * reason, which the audit trail records (and the internal record; never the release).
+ */
+async function guardRelease(db: Executor, ctx: ServiceContext, body: CreateExportBody, filters: ResolvedExportFilters, access: ExportAccess): Promise<SafeguardRecord> {
+  const by = `${ctx.actor.type}:${ctx.actor.id}`;
+  if (!access.safeguards) return { outcome: 'not_checked', blocks: [], reason: null, by };
+  const check = await checkRelease(db, { organizationId: ctx.actor.organizationId, caseId: Number(body.case_id), documentIds: filters.document_ids, layers: filters.layers });
+  if (check.blocks.length === 0) return { outcome: 'passed', blocks: [], reason: null, by };
+  if (!body.override) {
+    const names = check.blocks.map((entry) => entry.check).join(', ');
+    throw new DomainError('conflict', `the release is blocked by ${check.blocks.length} safeguard(s): ${names}; fix them (GET /cases/${body.case_id}/release-check) or override with a reason`, {
+      blocks: check.blocks,
+      override_scope: 'exports:override',
+    });
+  }
+  if (!access.canOverride) {
+    throw new DomainError('permission_denied', 'overriding release safeguards needs the scope exports:override', { required_scopes: ['exports:override'], blocks: check.blocks });
+  }
+  return { outcome: 'overridden', blocks: check.blocks, reason: body.override.reason, by };
 }
 
 function caseStatusGuard(status: CaseStatus, allowed: readonly CaseStatus[]): DomainError | null {
@@ -87,10 +140,12 @@ function caseStatusGuard(status: CaseStatus, allowed: readonly CaseStatus[]): Do
 }
 
 /** Validates the request against the case as it is now and queues the export; the runner is woken by the insert. */
-export async function createExport(db: Executor, ctx: ServiceContext, body: CreateExportBody): Promise<Export> {
+export async function createExport(db: Executor, ctx: ServiceContext, body: CreateExportBody, access: ExportAccess = UNCHECKED): Promise<Export> {
   const caseId = Number(body.case_id);
   const caseRow = await requireCase(db, ctx, caseId);
   const options = resolveOptions(body.format, body.options);
+  const audience = body.format === 'csv' || body.format === 'json' || ('audience' in options && options.audience === 'internal') ? 'internal' : 'release';
+  if (body.override && audience === 'internal') throw invalid('override applies to releases only', [{ field: 'override', message: 'internal records have no safeguards' }]);
   const given = body.filters ?? { include_pending: false, document_statuses: ['active' as const] };
   const filters: ResolvedExportFilters = {
     document_ids: given.document_ids ?? null,
@@ -115,11 +170,14 @@ export async function createExport(db: Executor, ctx: ServiceContext, body: Crea
   }
   const guard = caseStatusGuard(caseRow.status as CaseStatus, filters.case_statuses);
   if (guard) throw guard;
+  const safeguards = audience === 'release' ? await guardRelease(db, ctx, body, filters, access) : null;
   const now = isoNow(ctx);
   const id = await insertExport(db, {
     organization_id: ctx.actor.organizationId,
     case_id: caseId,
     format: body.format,
+    audience,
+    safeguards: safeguards ? JSON.stringify(safeguards) : null,
     filters: JSON.stringify(filters),
     options: JSON.stringify(options),
     status: 'pending',
@@ -130,7 +188,10 @@ export async function createExport(db: Executor, ctx: ServiceContext, body: Crea
     updated_at: now,
   });
   const created = await getExport(db, ctx, id);
-  await recordChange(db, ctx, { action: 'export.create', resourceType: 'export', resourceId: id, details: { format: body.format, case_id: String(caseId) }, event: { type: 'export.created', payload: { export: created } } });
+  await recordChange(db, ctx, { action: 'export.create', resourceType: 'export', resourceId: id, details: { format: body.format, audience, case_id: String(caseId) }, event: { type: 'export.created', payload: { export: created } } });
+  if (safeguards?.outcome === 'overridden') {
+    await recordChange(db, ctx, { action: 'export.safeguards_override', resourceType: 'export', resourceId: id, details: { case_id: String(caseId), reason: safeguards.reason, blocks: safeguards.blocks } });
+  }
   return created;
 }
 

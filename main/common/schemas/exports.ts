@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LAYERS } from '../redaction-catalog.js';
 import { CASE_STATUSES } from './cases.js';
+import { STAMP_POSITIONS } from './releases.js';
 import { Timestamp } from './shared.js';
 
 export const EXPORT_FORMATS = ['pdf', 'csv', 'json', 'zip'] as const;
@@ -68,6 +69,21 @@ export type ImageMode = (typeof IMAGE_MODES)[number];
 export const BURN_METHODS = ['auto', 'raster'] as const;
 export type BurnMethod = (typeof BURN_METHODS)[number];
 
+export const EXPORT_AUDIENCES = ['release', 'internal'] as const;
+export type ExportAudience = (typeof EXPORT_AUDIENCES)[number];
+
+/** Page stamps (Bates numbers): printed in a margin added below each page, so they never cover content. */
+export const ReleaseStamps = z
+  .strictObject({
+    prefix: z.string().regex(/^[A-Za-z0-9 ._-]{0,20}$/, 'letters, digits, space, dot, dash or underscore; at most 20').default(''),
+    start: z.number().int().min(1).max(999_999_999).optional().describe('First number; default: one after the last number of the previous release of the case, or 1'),
+    digits: z.number().int().min(1).max(10).default(6),
+    position: z.enum(STAMP_POSITIONS).default('bottom_right'),
+    font_size: z.number().min(6).max(14).default(9),
+  })
+  .meta({ id: 'ReleaseStamps' });
+export type ReleaseStamps = z.output<typeof ReleaseStamps>;
+
 /** Burn-in options of pdf and zip exports. */
 export const ExportOptions = z
   .strictObject({
@@ -81,6 +97,11 @@ export const ExportOptions = z
       .enum(BURN_METHODS)
       .default('auto')
       .describe('auto: PDF pages lose the text under their boxes and keep everything else as it is, or are rendered when that is not safe; raster: every redacted page is rendered'),
+    audience: z.enum(EXPORT_AUDIENCES).default('release').describe('zip only: release (for the requester) or internal (the case record)'),
+    stamps: ReleaseStamps.nullable().default(null).describe('Page stamps (Bates numbers) on every released page; null: none'),
+    combined: z.boolean().default(false).describe('zip release: one combined PDF instead of one per document'),
+    cover_letter: z.boolean().default(false).describe('zip release: a cover letter for the requester'),
+    placeholders: z.enum(['per_page', 'per_range']).default('per_page').describe('Pages withheld in full: one placeholder page per page, or per withheld range'),
   })
   .meta({ id: 'ExportOptions' });
 export type ExportOptions = z.output<typeof ExportOptions>;
@@ -90,6 +111,10 @@ export const CreateExportBody = z.strictObject({
   format: z.enum(EXPORT_FORMATS).default('pdf'),
   filters: ExportFilters.optional(),
   options: ExportOptions.optional().describe('Burn-in options; pdf and zip only'),
+  override: z
+    .strictObject({ reason: z.string().trim().min(10).max(2000) })
+    .optional()
+    .describe('Release despite failed safeguards; needs the exports:override scope; recorded in the audit trail'),
 });
 export type CreateExportBody = z.infer<typeof CreateExportBody>;
 
@@ -117,6 +142,19 @@ export const ExportSummary = z
       .nullable()
       .optional()
       .describe('How the redacted pages were made; null for csv and json'),
+    release: z
+      .object({
+        bates_first: z.string().nullable(),
+        bates_last: z.string().nullable(),
+        withheld_in_full_pages: z.number().int(),
+        index_rows: z.number().int(),
+        previous_release: z.number().int().nullable(),
+        new_pages: z.number().int(),
+        changed_pages: z.number().int(),
+      })
+      .nullable()
+      .optional()
+      .describe('Release exports: stamps used, pages withheld in full, index rows, and what is new since the previous release'),
   })
   .meta({ id: 'ExportSummary' });
 export type ExportSummary = z.infer<typeof ExportSummary>;
@@ -126,6 +164,8 @@ export const Export = z
     id: z.string(),
     case_id: z.string(),
     format: z.enum(EXPORT_FORMATS),
+    audience: z.enum(EXPORT_AUDIENCES),
+    release_number: z.number().int().nullable().describe('1, 2, … per case once a release completes; null otherwise'),
     filters: ResolvedExportFilters,
     options: z.record(z.string(), z.unknown()).describe('Burn-in options with defaults; {} for csv and json'),
     status: z.enum(EXPORT_STATUSES),

@@ -4,7 +4,7 @@ import { DownloadUrl } from '../../common/schemas/documents.js';
 import { CreateExportBody, Export } from '../../common/schemas/exports.js';
 import { IdParam, PageQuery, list, single } from '../../common/schemas/shared.js';
 import { cancelExport, createExport, createExportDownloadUrl, getExport, listExportPage, retryExport } from '../../services/exports.js';
-import { commit, paged, read } from './respond.js';
+import { commit, paged, principalOf, read } from './respond.js';
 
 const ExportParams = z.object({ export_id: IdParam });
 /** cancel and retry take no fields; no body, an empty body or {} all work. */
@@ -14,7 +14,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/exports',
     { config: { scopes: ['exports:write'] }, schema: { tags: ['exports'], body: CreateExportBody, response: { 202: single(Export) } } },
-    (request, reply) => commit(request, reply, 202, (trx, ctx) => createExport(trx, ctx, request.body)),
+    (request, reply) =>
+      commit(request, reply, 202, (trx, ctx) => createExport(trx, ctx, request.body, { safeguards: true, canOverride: principalOf(request).scopes.has('exports:override') })),
   );
 
   app.get('/exports', { config: { scopes: ['exports:read'] }, schema: { tags: ['exports'], querystring: PageQuery, response: { 200: list(Export) } } }, (request) =>

@@ -13,7 +13,9 @@ import { meRoutes } from './me.js';
 import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
 import { redactionRoutes } from './redactions.js';
+import { releaseRoutes } from './releases.js';
 import { roleRoutes } from './roles.js';
+import { searchRoutes } from './search.js';
 import { serviceAccountRoutes } from './service-accounts.js';
 import { templateRoutes } from './templates.js';
 import { uploadSessionRoutes } from './upload-sessions.js';
@@ -51,6 +53,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(commentRoutes);
   await app.register(jobRoutes);
   await app.register(exportRoutes);
+  await app.register(releaseRoutes);
   await app.register(webhookRoutes);
   await app.register(webhookDeliveryRoutes);
   await app.register(userRoutes);
@@ -60,6 +63,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(exemptionRoutes);
   await app.register(templateRoutes);
   await app.register(watchedFolderRoutes);
+  await app.register(searchRoutes);
 };
 
 function asArray<T>(value: T | T[] | undefined): T[] {

@@ -1,0 +1,100 @@
+import type { Executor } from '../../db/queries/executor.js';
+import type { DocumentRow } from '../../db/schema.js';
+import { documentsChangedSince, findLatestApproval, withholdingChangesSince } from '../../db/queries/case-approvals.js';
+import { findCase } from '../../db/queries/cases.js';
+import { findDocumentsByIds, listAllCaseDocuments } from '../../db/queries/documents.js';
+import { findNewestDocumentJob } from '../../db/queries/jobs.js';
+import { listDocumentRedactions } from '../../db/queries/redactions.js';
+import { listLatestDecisions } from '../../db/queries/review-decisions.js';
+import { LAYERS } from '../../common/redaction-catalog.js';
+import { SAFEGUARDS, type ReleaseCheck, type Safeguard, type SafeguardBlock } from '../../common/schemas/releases.js';
+import { releaseSettingsOf } from './settings.js';
+
+// The checks before a release leaves: each enabled safeguard that fails is one block with what it concerns.
+
+export interface ReleaseSelection {
+  organizationId: number;
+  caseId: number;
+  /** null: every active document of the case. */
+  documentIds: readonly string[] | null;
+  layers?: readonly string[];
+}
+
+const PROCESSING_KINDS = ['scan', 'ocr', 'detection'] as const;
+
+async function selectedDocuments(db: Executor, selection: ReleaseSelection): Promise<DocumentRow[]> {
+  if (selection.documentIds === null) return (await listAllCaseDocuments(db, selection.organizationId, selection.caseId)).filter((row) => !row.deleted_at);
+  const rows = await findDocumentsByIds(db, selection.organizationId, selection.documentIds.map(Number));
+  return rows.filter((row) => row.case_id === selection.caseId);
+}
+
+function block(check: Safeguard, message: string, documentIds: number[], count = documentIds.length): SafeguardBlock {
+  return { check, message, document_ids: documentIds.map(String), count };
+}
+
+/** Runs every enabled safeguard against the case as it is now. */
+export async function checkRelease(db: Executor, selection: ReleaseSelection): Promise<ReleaseCheck> {
+  const settings = await releaseSettingsOf(db, selection.organizationId);
+  const enabled = settings.safeguards;
+  const caseRow = await findCase(db, selection.organizationId, selection.caseId);
+  const documents = await selectedDocuments(db, selection);
+  const ids = documents.map((row) => row.id);
+  const layers = selection.layers ?? LAYERS;
+  const blocks: SafeguardBlock[] = [];
+  const redactions = new Map<number, Awaited<ReturnType<typeof listDocumentRedactions>>>();
+  for (const id of ids) redactions.set(id, await listDocumentRedactions(db, id, layers));
+
+  if (enabled.pending_suggestions) {
+    const pending = ids.flatMap((id) => (redactions.get(id) ?? []).filter((row) => row.state === 'pending').map(() => id));
+    if (pending.length > 0) blocks.push(block('pending_suggestions', `${pending.length} suggestion(s) await a decision; accept or reject them first`, [...new Set(pending)], pending.length));
+  }
+  if (enabled.unprocessed_documents) {
+    const unfinished: number[] = [];
+    const failed: number[] = [];
+    for (const id of ids) {
+      for (const kind of PROCESSING_KINDS) {
+        const job = await findNewestDocumentJob(db, selection.organizationId, id, kind);
+        if (job?.status === 'failed') failed.push(id);
+        else if (job && job.status !== 'completed') unfinished.push(id);
+      }
+    }
+    const all = [...new Set([...unfinished, ...failed])];
+    if (all.length > 0) {
+      const parts = [unfinished.length > 0 && `${new Set(unfinished).size} still processing`, failed.length > 0 && `${new Set(failed).size} whose scan, OCR or detection failed`].filter(Boolean);
+      blocks.push(block('unprocessed_documents', `documents not fully processed: ${parts.join(', ')}`, all));
+    }
+  }
+  const approval = await findLatestApproval(db, selection.organizationId, selection.caseId);
+  const approved = caseRow?.status === 'approved' && approval !== undefined;
+  if (enabled.case_approved && !approved) {
+    blocks.push(block('case_approved', `the case is ${caseRow?.status ?? 'missing'}; a release needs an approved case`, []));
+  }
+  if (approved && approval) {
+    const approver = `${approval.actor_type}:${approval.actor_id}`;
+    if (enabled.separation_of_duties) {
+      const drawnBy: number[] = [];
+      for (const id of ids) {
+        const rows = (redactions.get(id) ?? []).filter((row) => row.state === 'accepted');
+        const decisions = await listLatestDecisions(db, rows.map((row) => row.id));
+        const own = rows.some((row) => row.created_by === approver || row.updated_by === approver) || decisions.some((decision) => decision.decision === 'accept' && `${decision.actor_type}:${decision.actor_id}` === approver);
+        if (own) drawnBy.push(id);
+      }
+      if (drawnBy.length > 0) blocks.push(block('separation_of_duties', 'the approver drew or accepted redactions in this release; another person must approve', drawnBy));
+    }
+    if (enabled.changed_after_approval) {
+      const changed = await documentsChangedSince(db, ids, approval.created_at);
+      const withholdings = await withholdingChangesSince(db, selection.organizationId, selection.caseId, approval.created_at);
+      if (changed.length > 0 || withholdings > 0) {
+        const what = [changed.length > 0 && `redactions of ${changed.length} document(s)`, withholdings > 0 && `${withholdings} withholding change(s)`].filter(Boolean).join(' and ');
+        blocks.push(block('changed_after_approval', `${what} changed after the approval on ${approval.created_at}; the review is reopened: submit and approve the case again`, changed, changed.length + withholdings));
+      }
+    }
+  }
+  const failing = new Set(blocks.map((entry) => entry.check));
+  return {
+    case_id: String(selection.caseId),
+    ready: blocks.length === 0,
+    checks: SAFEGUARDS.map((check) => ({ check, enabled: enabled[check], passed: !failing.has(check) })),
+    blocks,
+  };
+}
