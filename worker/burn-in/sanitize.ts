@@ -1,4 +1,5 @@
 import { PDFArray, PDFDict, PDFName, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
+import { isPrivateKey, metadataProblems, stripImageMetadata } from './metadata/index.js';
 
 // What an output PDF may hold: a catalog with its page tree and the objects that draw the pages. Nothing that
 // could carry content besides the pages: no document information or XMP, no annotations or actions, no
@@ -77,8 +78,10 @@ export function sanitizeOutput(context: PDFContext): void {
   const forbidden = FORBIDDEN_KEYS.map((key) => PDFName.of(key));
   const reached = walk(context, root, (dict) => {
     for (const key of forbidden) dict.delete(key);
+    for (const key of dict.keys()) if (isPrivateKey(key.decodeText())) dict.delete(key);
   });
   for (const [ref] of context.enumerateIndirectObjects()) if (!reached.has(ref)) context.delete(ref);
+  stripImageMetadata(context, reached);
 }
 
 /** Problems with an output's structure (empty when clean): forbidden entries, extra catalog keys, Info, revisions. */
@@ -94,14 +97,17 @@ export function structureProblems(context: PDFContext, bytes: Uint8Array): strin
     const dict = object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : null;
     if (dict) {
       for (const [key, value] of dict.entries()) {
-        if (forbidden.has(key.decodeText())) problems.add(`an object has /${key.decodeText()}`);
+        if (forbidden.has(key.decodeText()) || isPrivateKey(key.decodeText())) problems.add(`an object has /${key.decodeText()}`);
         check(value);
       }
     } else if (object instanceof PDFArray) {
       for (const item of object.asArray()) check(item);
     }
   };
-  for (const [, object] of context.enumerateIndirectObjects()) check(object);
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    check(object);
+    for (const problem of metadataProblems(context, object)) problems.add(problem);
+  }
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const revisions = text.match(/%%EOF/g)?.length ?? 0;
   if (revisions !== 1) problems.add(`the file has ${revisions} end-of-file markers (one revision expected)`);
