@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  unprocessable_entity: 422,
   locked: 423,
   rate_limited: 429,
   internal_error: 500,

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DomainError } from '../../common/errors.js';
+import { MAX_REDACTIONS_PER_REQUEST } from '../../common/schemas/redactions.js';
 import { IdParam } from '../../common/schemas/shared.js';
 import {
   clearDocument,
@@ -26,11 +28,21 @@ const BoxParams = z.object({ redactionId: z.string().min(1).max(250) });
 // Bodies are checked by the service, which knows the document's type and reports every problem at once.
 const JsonObject = z.record(z.string(), z.unknown());
 
+/** Batch bodies are refused by their length before any item is looked at (docs/api.md, Limits). */
+function assertBatchSize(list: unknown, field: string): void {
+  if (Array.isArray(list) && list.length > MAX_REDACTIONS_PER_REQUEST) {
+    throw new DomainError('validation_error', `${field} holds ${list.length} items; at most ${MAX_REDACTIONS_PER_REQUEST} per request`, [
+      { field, location: 'body', message: `at most ${MAX_REDACTIONS_PER_REQUEST} items; send several requests` },
+    ]);
+  }
+}
+
 export const appRedactionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/redactions/types', {}, async () => redactionTypesCatalog());
 
   app.post('/api/redactions/:docId', { schema: { params: DocParams, body: JsonObject.nullish() } }, (request, reply) => {
     const body = request.body ?? {};
+    assertBatchSize(body.redactions, 'redactions');
     return commitApp(request, reply, 201, (trx, ctx) => saveLayer(trx, ctx, request.params.docId, { redactions: body.redactions, versionInfo: body.versionInfo }));
   });
 
@@ -67,15 +79,17 @@ export const appRedactionRoutes: FastifyPluginAsyncZod = async (app) => {
     commitApp(request, reply, 200, (trx, ctx) => unlockLayer(trx, ctx, request.params.docId, requireLayer(request.params.layer), sessionUser(request).isAdmin)),
   );
 
-  app.put('/api/redactions/box/:redactionId', { schema: { params: BoxParams, body: JsonObject, querystring: z.object({ doc_id: IdParam.optional() }) } }, (request, reply) =>
-    commitApp<unknown>(request, reply, 200, (trx, ctx) =>
+  app.put('/api/redactions/box/:redactionId', { schema: { params: BoxParams, body: JsonObject, querystring: z.object({ doc_id: IdParam.optional() }) } }, (request, reply) => {
+    assertBatchSize(request.body.redactionList, 'redactionList');
+    return commitApp<unknown>(request, reply, 200, (trx, ctx) =>
       'redactionList' in request.body
         ? updateBoxes(trx, ctx, request.body.redactionList)
         : updateBox(trx, ctx, request.params.redactionId, request.body, request.query.doc_id),
-    ),
-  );
+    );
+  });
 
-  app.delete('/api/redactions/box/:redactionId', { schema: { params: BoxParams, body: JsonObject.nullish() } }, (request, reply) =>
-    commitApp(request, reply, 200, (trx, ctx) => deleteBoxes(trx, ctx, request.params.redactionId, request.body?.redactionList)),
-  );
+  app.delete('/api/redactions/box/:redactionId', { schema: { params: BoxParams, body: JsonObject.nullish() } }, (request, reply) => {
+    assertBatchSize(request.body?.redactionList, 'redactionList');
+    return commitApp(request, reply, 200, (trx, ctx) => deleteBoxes(trx, ctx, request.params.redactionId, request.body?.redactionList));
+  });
 };

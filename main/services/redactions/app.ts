@@ -1,3 +1,4 @@
+import { assertPagesExist } from './page-range.js';
 import type { Executor } from '../../db/queries/executor.js';
 import type { DocumentRow } from '../../db/schema.js';
 import { acquireLayerLock, findLayerLocks, releaseLayerLock } from '../../db/queries/layer-locks.js';
@@ -45,6 +46,7 @@ function parseBaseVersionId(versionInfo: unknown): string | null {
 export async function saveLayer(db: Executor, ctx: ServiceContext, documentId: number, body: { redactions?: unknown; versionInfo?: unknown }) {
   const document = await requireDocument(db, ctx, documentId);
   const { layer, boxes } = parseSaveItems(body.redactions, sourceForDocumentType(document.document_type));
+  await assertPagesExist(db, document, boxes, (index) => `redactions.${index}.page_number`);
   // Omitting versionInfo means "first save": once the layer has a version, the client must name it.
   const baseVersionId = parseBaseVersionId(body.versionInfo);
   const result = await writeLayer(db, ctx, documentId, layer, { upserts: boxes }, { origin: 'app', baseVersionId });

@@ -1,3 +1,4 @@
+import { assertPagesExist } from './page-range.js';
 import type { Executor } from '../../db/queries/executor.js';
 import { findRedaction, findRedactionsByIds, listDocumentRedactions, pageDocumentRedactions } from '../../db/queries/redactions.js';
 import { insertReviewDecision, listLatestDecisions } from '../../db/queries/review-decisions.js';
@@ -124,6 +125,8 @@ export async function createRedactions(db: Executor, ctx: ServiceContext, docume
     byLayer.set(item.layer, group);
   });
   if (problems.length > 0) throw new DomainError('validation_error', `invalid redactions: ${problems[0]?.message ?? ''}`, problems);
+  const pages = items.map((item) => ({ page: item.coordinates.page }) as BoxInput);
+  await assertPagesExist(db, document, pages, (index) => `redactions.${index}.coordinates.page`);
   const existing = await findExistingClientIds(db, documentId, [...ids]);
   if (existing.length > 0) {
     throw new DomainError('conflict', `redaction_id already exists on this document: ${existing.join(', ')}`, existing.map((id) => ({ field: 'redaction_id', message: id })));

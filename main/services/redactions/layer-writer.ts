@@ -7,7 +7,9 @@ import { DomainError } from '../../common/errors.js';
 import type { Layer, RedactionState } from '../../common/redaction-catalog.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
+import { requireDocument } from '../documents.js';
 import { boxFromRow, snapshotJson, storedBox, type Box, type BoxInput } from './model.js';
+import { assertPagesExist } from './page-range.js';
 
 export type WriteOrigin = 'app' | 'api' | 'review' | 'detection';
 
@@ -117,6 +119,11 @@ export async function writeLayer(
   options: WriteOptions,
 ): Promise<LayerWriteResult> {
   await assertLayersWritable(db, ctx, documentId, [layer]);
+  // Every path that stores boxes passes here: none may name a page the document does not have.
+  const written = [...(change.upserts ?? []), ...(change.staged ?? []).map((entry) => entry.box)];
+  if (written.length > 0) {
+    await assertPagesExist(db, await requireDocument(db, ctx, documentId), written, (index) => `${written[index]?.redactionId ?? index}.page_number`);
+  }
   const latest = await findLatestLayerVersion(db, documentId, layer);
   if (options.baseVersionId !== undefined && options.baseVersionId !== (latest?.version_id ?? null)) {
     throw new DomainError('conflict', `layer ${layer} has changed since version ${options.baseVersionId ?? '(none)'}; reload and re-apply`, undefined, {
