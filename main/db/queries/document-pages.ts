@@ -41,3 +41,25 @@ export function listJobPageSummaries(db: Executor, jobId: number) {
     .orderBy('page_number')
     .execute();
 }
+
+/** One stored page with its document's case: what the search index copies. */
+export function findPageWithCase(db: Executor, documentId: number, pageNumber: number) {
+  return db
+    .selectFrom('document_pages as p')
+    .innerJoin('documents as d', 'd.id', 'p.document_id')
+    .select(['p.organization_id', 'd.case_id', 'p.unit', 'p.text', 'p.words'])
+    .where('p.document_id', '=', documentId)
+    .where('p.page_number', '=', pageNumber)
+    .executeTakeFirst();
+}
+
+/** The text and words of one page of an organization's document. */
+export function findPageWords(db: Executor, organizationId: number, documentId: number, pageNumber: number) {
+  return db
+    .selectFrom('document_pages')
+    .select(['text', 'words'])
+    .where('organization_id', '=', organizationId)
+    .where('document_id', '=', documentId)
+    .where('page_number', '=', pageNumber)
+    .executeTakeFirst();
+}

@@ -27,7 +27,8 @@ export interface StagedSuggestions {
 }
 
 /** Hex of SHA-256 laid out as a UUID (version nibble 5, RFC 4122 variant): stable for the same input. */
-function uuidFrom(text: string): string {
+/** A UUID (version 5 layout) derived from a text: the same text always gives the same id. */
+export function uuidFrom(text: string): string {
   const hex = createHash('sha256').update(text).digest('hex').slice(0, 32).split('');
   hex[12] = '5';
   hex[16] = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);

@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { SearchPagesTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+// The search index's pages and their FTS5 trigram index (external content: kept in step here, by hand).
+
+export async function deleteSearchPage(db: Executor, documentId: number, pageNumber: number): Promise<void> {
+  const row = await db.selectFrom('search_pages').select(['id', 'folded']).where('document_id', '=', documentId).where('page_number', '=', pageNumber).executeTakeFirst();
+  if (!row) return;
+  await sql`INSERT INTO search_pages_fts (search_pages_fts, rowid, folded) VALUES ('delete', ${row.id}, ${row.folded})`.execute(db);
+  await db.deleteFrom('search_pages').where('id', '=', row.id).execute();
+}
+
+export async function insertSearchPage(db: Executor, values: Insertable<SearchPagesTable>): Promise<void> {
+  const { id } = await db.insertInto('search_pages').values(values).returning('id').executeTakeFirstOrThrow();
+  await sql`INSERT INTO search_pages_fts (rowid, folded) VALUES (${id}, ${values.folded})`.execute(db);
+}
+
+export interface SearchScope {
+  organizationId: number;
+  caseId: number;
+  documentIds?: readonly number[] | undefined;
+  /** Keyset start: pages after this (document, page). */
+  after?: { documentId: number; pageNumber: number } | undefined;
+}
+
+/**
+ * Indexed pages of a case's live documents in (document, page) order, with their text; narrowed by the
+ * FTS5 expression when there is one.
+ */
+export function listSearchPages(db: Executor, scope: SearchScope, ftsQuery: string | null) {
+  let query = db
+    .selectFrom('search_pages as p')
+    .innerJoin('documents as d', 'd.id', 'p.document_id')
+    .select(['p.document_id', 'p.page_number', 'p.unit', 'p.text', 'p.folded', 'd.file_name'])
+    .where('p.organization_id', '=', scope.organizationId)
+    .where('p.case_id', '=', scope.caseId)
+    .where('d.deleted_at', 'is', null);
+  if (ftsQuery !== null) query = query.where(sql<boolean>`p.id IN (SELECT rowid FROM search_pages_fts WHERE search_pages_fts MATCH ${ftsQuery})`);
+  if (scope.documentIds) query = query.where('p.document_id', 'in', [...scope.documentIds]);
+  const after = scope.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb('p.document_id', '>', after.documentId), eb.and([eb('p.document_id', '=', after.documentId), eb('p.page_number', '>', after.pageNumber)])]),
+    );
+  }
+  return query.orderBy('p.document_id').orderBy('p.page_number').execute();
+}

@@ -1,0 +1,198 @@
+import { DomainError } from '../../common/errors.js';
+import type { PageWord } from '../../common/schemas/pages.js';
+import type { SearchBody, SearchHit, SearchRedactBody, SearchRedactResult } from '../../common/schemas/search.js';
+import { findPageWords } from '../../db/queries/document-pages.js';
+import { findDocumentsByIds } from '../../db/queries/documents.js';
+import type { Executor } from '../../db/queries/executor.js';
+import { listDocumentRedactions } from '../../db/queries/redactions.js';
+import { listSearchPages } from '../../db/queries/search-pages.js';
+import { requireCase } from '../cases.js';
+import { recordChange } from '../change-log.js';
+import type { ServiceContext } from '../context.js';
+import { sourceForDocumentType } from '../redactions/app-items.js';
+import { writeLayer } from '../redactions/layer-writer.js';
+import type { BoxInput } from '../redactions/model.js';
+import { uuidFrom } from '../redactions/suggestions.js';
+import { contextOf, hitRef, matchBoxes } from './hits.js';
+import { catchUpSearchIndex } from './index-sync.js';
+import { compileSearch, type TextMatch } from './matcher.js';
+import { buildPageText } from './page-text.js';
+
+// Case-wide search and search-and-redact: the one front door of main/services/search/.
+
+export { catchUpSearchIndex } from './index-sync.js';
+
+interface PageMatches {
+  document_id: number;
+  page_number: number;
+  unit: 'pdf_points' | 'image_pixels';
+  file_name: string;
+  text: string;
+  matches: TextMatch[];
+}
+
+interface Cursor {
+  d: number;
+  p: number;
+  s: number;
+}
+
+function invalidCursor(): DomainError {
+  return new DomainError('validation_error', 'cursor is not valid for this search', [{ field: 'cursor', location: 'querystring', message: 'pass back a cursor returned by this search' }]);
+}
+
+function encodeSearchCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify({ l: 'search', ...cursor }), 'utf8').toString('base64url');
+}
+
+function decodeSearchCursor(raw: string | undefined): Cursor | undefined {
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  const { l, d, p, s } = (parsed ?? {}) as Record<string, unknown>;
+  if (l !== 'search' || ![d, p, s].every((value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) throw invalidCursor();
+  return { d: d as number, p: p as number, s: s as number };
+}
+
+/** Every match in the case, page by page, from the index brought up to date first. */
+async function findMatches(db: Executor, ctx: ServiceContext, caseId: number, body: SearchBody): Promise<PageMatches[]> {
+  await requireCase(db, ctx, caseId);
+  const compiled = compileSearch({ query: body.query, mode: body.mode, wholeWord: body.whole_word, caseSensitive: body.case_sensitive });
+  const documentIds = body.document_ids?.map(Number);
+  if (documentIds) {
+    const found = await findDocumentsByIds(db, ctx.actor.organizationId, documentIds);
+    const inCase = new Set(found.filter((row) => row.case_id === caseId && row.deleted_at === null).map((row) => row.id));
+    const missing = documentIds.filter((id) => !inCase.has(id));
+    if (missing.length > 0) {
+      throw new DomainError('validation_error', `document_ids names documents that are not in case ${caseId}: ${missing.slice(0, 10).join(', ')}`, [
+        { field: 'document_ids', message: `not documents of this case: ${missing.slice(0, 10).join(', ')}` },
+      ]);
+    }
+  }
+  await catchUpSearchIndex(db);
+  const pages = await listSearchPages(db, { organizationId: ctx.actor.organizationId, caseId, documentIds }, compiled.ftsQuery);
+  const result: PageMatches[] = [];
+  for (const page of pages) {
+    const matches = compiled.find(page.text, page.folded);
+    if (matches.length > 0) result.push({ document_id: page.document_id, page_number: page.page_number, unit: page.unit, file_name: page.file_name, text: page.text, matches });
+  }
+  return result;
+}
+
+/** The hits of some matches of one page, with their boxes (from the page's stored words). */
+async function hitsOfPage(db: Executor, ctx: ServiceContext, page: PageMatches, matches: readonly TextMatch[]): Promise<{ hit: SearchHit; pieces: SearchHit['box'][] }[]> {
+  const row = await findPageWords(db, ctx.actor.organizationId, page.document_id, page.page_number);
+  if (!row) return [];
+  const words = JSON.parse(row.words) as PageWord[];
+  const text = buildPageText(row.text, words);
+  // The index is caught up in the same read, so this differs only if OCR replaced the page in between.
+  if (text.text !== page.text) return [];
+  const hits: { hit: SearchHit; pieces: SearchHit['box'][] }[] = [];
+  for (const match of matches) {
+    const boxes = matchBoxes(text, words, match);
+    if (!boxes) continue;
+    hits.push({
+      hit: {
+        ref: hitRef(page.document_id, page.page_number, match),
+        document_id: String(page.document_id),
+        file_name: page.file_name,
+        page: page.page_number,
+        text: page.text.slice(match.start, match.end),
+        context: contextOf(page.text, match),
+        box: boxes.box,
+        ...(boxes.pieces.length > 1 && { boxes: boxes.pieces }),
+        units: page.unit === 'pdf_points' ? 'pdf_points' : 'pixels',
+      },
+      pieces: boxes.pieces,
+    });
+  }
+  return hits;
+}
+
+const after = (cursor: Cursor | undefined, page: PageMatches, match: TextMatch) =>
+  !cursor || page.document_id > cursor.d || (page.document_id === cursor.d && (page.page_number > cursor.p || (page.page_number === cursor.p && match.start > cursor.s)));
+
+export interface SearchPage {
+  hits: SearchHit[];
+  total: number;
+  cursor: string | null;
+}
+
+/** One page of hits in (document, page, position) order, the total over the whole case, and the next cursor. */
+export async function searchCase(db: Executor, ctx: ServiceContext, caseId: number, body: SearchBody, page: { limit: number; cursor?: string | undefined }): Promise<SearchPage> {
+  const cursor = decodeSearchCursor(page.cursor);
+  const pages = await findMatches(db, ctx, caseId, body);
+  const total = pages.reduce((sum, entry) => sum + entry.matches.length, 0);
+  const hits: SearchHit[] = [];
+  let more = false;
+  for (const entry of pages) {
+    const wanted = entry.matches.filter((match) => after(cursor, entry, match));
+    if (wanted.length === 0) continue;
+    if (hits.length >= page.limit) {
+      more = true;
+      break;
+    }
+    const slice = wanted.slice(0, page.limit - hits.length);
+    hits.push(...(await hitsOfPage(db, ctx, entry, slice)).map((entry) => entry.hit));
+    if (slice.length < wanted.length) {
+      more = true;
+      break;
+    }
+  }
+  const last = hits.at(-1);
+  const next = more && last ? { d: Number(last.document_id), p: last.page, s: Number(last.ref.split(':')[2]?.split('-')[0]) } : null;
+  return { hits, total, cursor: next ? encodeSearchCursor(next) : null };
+}
+
+/**
+ * One redaction per hit (one per line piece when a hit spans lines) on the chosen layer, pending or
+ * accepted. Ids derive from document, layer, page and box, so repeating the request creates nothing new.
+ * Call inside a transaction: every layer write and the case's audit record commit together.
+ */
+export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId: number, body: SearchRedactBody): Promise<SearchRedactResult> {
+  const pages = await findMatches(db, ctx, caseId, body);
+  const exclude = new Set(body.exclude ?? []);
+  const byDocument = new Map<number, PageMatches[]>();
+  for (const page of pages) byDocument.set(page.document_id, [...(byDocument.get(page.document_id) ?? []), page]);
+  const documents = new Map((await findDocumentsByIds(db, ctx.actor.organizationId, [...byDocument.keys()])).map((row) => [row.id, row]));
+  const redactionIds: string[] = [];
+  let hitCount = 0;
+  for (const [documentId, documentPages] of byDocument) {
+    const document = documents.get(documentId);
+    if (!document) continue;
+    const source = sourceForDocumentType(document.document_type);
+    const existing = new Set((await listDocumentRedactions(db, documentId)).map((row) => row.redaction_id));
+    const boxes: { box: BoxInput; pendingReason: Record<string, unknown> }[] = [];
+    for (const page of documentPages) {
+      const wanted = page.matches.filter((match) => !exclude.has(hitRef(documentId, page.page_number, match)));
+      for (const { hit, pieces } of await hitsOfPage(db, ctx, page, wanted)) {
+        hitCount += 1;
+        for (const piece of pieces) {
+          const redactionId = uuidFrom(`obscura-search|${documentId}|${body.layer}|${page.page_number}|${piece.x1.toFixed(2)}|${piece.y1.toFixed(2)}|${piece.x2.toFixed(2)}|${piece.y2.toFixed(2)}`);
+          if (existing.has(redactionId)) continue;
+          existing.add(redactionId);
+          boxes.push({
+            box: { redactionId, source, layer: body.layer, kind: 'rectangle', page: page.page_number, ...piece, points: [], reason: body.exemption ?? null, classificationType: null },
+            pendingReason: { source: 'search', mode: body.mode, query: body.query.slice(0, 200), text: hit.text },
+          });
+        }
+      }
+    }
+    if (boxes.length === 0) continue;
+    const change = body.state === 'pending' ? { staged: boxes } : { upserts: boxes.map((entry) => entry.box) };
+    const result = await writeLayer(db, ctx, documentId, body.layer, change, { origin: 'api' });
+    const created = new Set(result.created);
+    redactionIds.push(...result.boxes.filter((box) => created.has(box.redactionId)).map((box) => String(box.rowId)));
+  }
+  await recordChange(db, ctx, {
+    action: 'search.redact',
+    resourceType: 'case',
+    resourceId: caseId,
+    details: { mode: body.mode, query: body.query.slice(0, 200), layer: body.layer, state: body.state, hits: hitCount, created: redactionIds.length },
+  });
+  return { created: redactionIds.length, redaction_ids: redactionIds, hits: hitCount, documents: byDocument.size };
+}
