@@ -8,6 +8,8 @@ export interface Candidate {
   score: number;
   cues: string[];
   pattern?: string;
+  /** What produced it: `model:<name>`, `rule:<name>` or `pattern:<kind>`. */
+  rule?: string;
 }
 
 /** Which kind wins when two matches overlap: explicit requests, then checksummed and exact formats, then heuristics. */

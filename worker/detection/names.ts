@@ -1,4 +1,5 @@
 import { clamp, type Candidate } from './candidate.js';
+import { recognise } from './ner/tagger.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -218,14 +219,36 @@ function invertedNames(text: string, tokens: Token[]): Candidate[] {
   return found;
 }
 
+/**
+ * Names the trained tagger finds (ner/), scored by its confidence plus the context evidence; and the rule
+ * candidates, of which those the tagger reads as an organisation or place lose points unless a title or
+ * cue backs them.
+ */
 export function findNames(text: string): Candidate[] {
   const tokens = tokenize(text);
-  const found: Candidate[] = [];
+  const rules: Candidate[] = [];
   for (const chain of chains(tokens)) {
     const candidate = scoreChain(text, tokens, chain);
-    if (candidate) found.push(candidate);
+    if (candidate) rules.push({ ...candidate, rule: 'rule:name-words' });
   }
-  return [...found, ...invertedNames(text, tokens)];
+  rules.push(...invertedNames(text, tokens).map((candidate) => ({ ...candidate, rule: 'rule:last-first' })));
+  const { spans } = recognise(text);
+  const found: Candidate[] = [];
+  for (const span of spans) {
+    if (span.kind !== 'PER') continue;
+    const value = text.slice(span.start, span.end);
+    // Lower-case words alone ("mom", "bro") are rarely worth a redaction suggestion in records.
+    if (!/\p{Lu}/u.test(value) || !/\p{L}{2}/u.test(value)) continue;
+    const evidence = contextEvidence(text, span.start, span.end, /^[^\p{Ll}]+$/u.test(value));
+    const score = 0.5 + 0.45 * span.confidence + Math.max(0, evidence.bonus) * 0.4;
+    found.push({ entity: 'person_name', start: span.start, end: span.end, score: clamp(score), cues: evidence.cues, rule: 'model:ner-perceptron' });
+  }
+  for (const candidate of rules) {
+    const other = spans.find((span) => span.kind !== 'PER' && span.start < candidate.end && candidate.start < span.end && span.confidence >= 0.6);
+    const backed = candidate.cues.length > 0;
+    found.push(other && !backed ? { ...candidate, score: clamp(candidate.score - 0.3) } : candidate);
+  }
+  return found;
 }
 
 /** The words of names found with good evidence, to look for where they recur alone. */
