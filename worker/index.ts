@@ -4,6 +4,7 @@ import { burnPages } from './burn-in/burn.js';
 import { verify } from './burn-in/verify.js';
 import { runDetection } from './detection/index.js';
 import { ocrPage, ocrPlan } from './ocr/index.js';
+import { runIntake } from './intake/index.js';
 import { scan } from './scan.js';
 import { summarize } from './summary.js';
 
@@ -30,6 +31,8 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
         return await assemble(task, (progress) => progressPort.postMessage({ type: 'progress', jobId: task.exportId, progress }));
       case 'export-verify':
         return await verify(task);
+      case 'intake':
+        return { kind: 'intake', outcome: await runIntake(task) };
     }
   } finally {
     progressPort.close();

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { threadId } from 'node:worker_threads';
+import yauzl from 'yauzl';
+
+export interface ZipEntryInfo {
+  name: string;
+  compressed: number;
+  uncompressed: number;
+}
+
+function listZip(file: string): Promise<ZipEntryInfo[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('unreadable zip'));
+      const entries: ZipEntryInfo[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({ name: entry.fileName, compressed: entry.compressedSize, uncompressed: entry.uncompressedSize });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+function readZipEntry(file: string, name: string, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(file, { lazyEntries: true, autoClose: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('unreadable zip'));
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error('unreadable entry'));
+          const chunks: Buffer[] = [];
+          let size = 0;
+          stream.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) stream.destroy(new Error(`${name} unpacks to more than ${maxBytes} bytes`));
+            else chunks.push(chunk);
+          });
+          stream.on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks));
+          });
+          stream.on('error', reject);
+        });
+      });
+      zip.on('end', () => reject(new Error(`${name} not found`)));
+      zip.readEntry();
+    });
+  });
+}
+
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/**
+ * Checks an Office file before LibreOffice opens it: an OOXML/ODF name on an OLE file is an encrypted
+ * (password-protected) package; a zip whose entries unpack past the limits is an archive bomb. Returns the
+ * embedded objects and attachments to make child documents of (OOXML word/, xl/ and ppt/embeddings).
+ */
+export async function inspectOffice(
+  file: string,
+  fileName: string,
+  limits: { maxUncompressedBytes: number; maxCompressionRatio: number },
+): Promise<{ embedded: { name: string; bytes: Buffer }[]; warnings: string[] }> {
+  const ext = path.extname(fileName).toLowerCase();
+  const head = Buffer.alloc(8);
+  const handle = await fsp.open(file, 'r');
+  await handle.read(head, 0, 8, 0).finally(() => handle.close());
+  const zipped = ['.docx', '.xlsx', '.pptx', '.odt', '.ods', '.odp'].includes(ext);
+  if (zipped && head.equals(OLE_MAGIC)) throw new Error('the file is password-protected (an encrypted Office package); remove the password in Office and upload it again');
+  if (!zipped || head.subarray(0, 2).toString('latin1') !== 'PK') return { embedded: [], warnings: [] };
+  const size = (await fsp.stat(file)).size;
+  const entries = await listZip(file);
+  const total = entries.reduce((sum, entry) => sum + entry.uncompressed, 0);
+  if (total > limits.maxUncompressedBytes) {
+    throw new Error(`the package unpacks to ${total} bytes, more than the limit of ${limits.maxUncompressedBytes} (an archive bomb or an oversized file)`);
+  }
+  const worst = entries.reduce((max, entry) => Math.max(max, entry.uncompressed / Math.max(1, entry.compressed)), 0);
+  if (total > 1_000_000 && (worst > limits.maxCompressionRatio || total / Math.max(1, size) > limits.maxCompressionRatio)) {
+    throw new Error(`the package compresses more than ${limits.maxCompressionRatio}:1 (an archive bomb); refused`);
+  }
+  const embedded: { name: string; bytes: Buffer }[] = [];
+  for (const entry of entries) {
+    if (!/^(word|xl|ppt)\/embeddings\/[^/]+$/.test(entry.name) || entry.uncompressed === 0) continue;
+    embedded.push({ name: path.posix.basename(entry.name), bytes: await readZipEntry(file, entry.name, limits.maxUncompressedBytes) });
+  }
+  return { embedded, warnings: [] };
+}
+
+/** Converts with LibreOffice in its own profile (one per worker thread), killed with its children past the timeout. */
+export async function convertWithLibreOffice(soffice: string, file: string, fileName: string, workDir: string, timeoutMs: number): Promise<string> {
+  const outDir = await fsp.mkdtemp(path.join(workDir, 'lo-'));
+  const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '') || '.bin';
+  const input = path.join(outDir, `input${ext}`);
+  await fsp.copyFile(file, input);
+  const profile = path.join(os.tmpdir(), `obscura-libreoffice-${process.pid}-${threadId}`);
+  const args = ['--headless', '--norestore', '--nolockcheck', '--nodefault', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, input];
+  const child = spawn(soffice, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
+  child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, timeoutMs);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  }).finally(() => clearTimeout(timer));
+  await fsp.rm(input, { force: true });
+  const pdf = path.join(outDir, 'input.pdf');
+  if (timedOut) throw new Error(`LibreOffice did not finish converting within ${Math.round(timeoutMs / 1000)} s (a password-protected or damaged file makes it wait); stopped`);
+  if (code !== 0 || !fs.existsSync(pdf) || fs.statSync(pdf).size === 0) {
+    throw new Error(`LibreOffice could not convert the file (password-protected, damaged or not what its name says); exit ${code}: ${output.trim().split('\n').slice(-2).join(' ')}`);
+  }
+  return pdf;
+}
