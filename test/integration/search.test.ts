@@ -114,7 +114,7 @@ describe('POST /cases/{id}/search', () => {
     expect((await hitsOf({ query: 'jane\\s+roe\\b', mode: 'pattern', case_sensitive: true })).hits.map((hit) => hit.page)).toEqual([2]);
     const started = performance.now();
     const evil = await hitsOf({ query: '(a+)+$', mode: 'pattern' });
-    const nested = await hitsOf({ query: '(a|aa)*(a|aa)*(a|aa)*c', mode: 'pattern' });
+    const nested = await hitsOf({ query: '(a|aa)+(a|aa)+#', mode: 'pattern' });
     expect(performance.now() - started).toBeLessThan(2000);
     expect(evil.total).toBe(0);
     expect(nested.total).toBe(0);
