@@ -5,6 +5,14 @@ import { z } from 'zod';
 import { ConfigWatchedFolder, WatchedFolderOptions } from './common/schemas/watched-folders.js';
 
 const Tier = z.strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().int().min(1) });
+const Throttle = z.strictObject({
+  freeFailures: z.number().int().min(0),
+  baseDelaySeconds: z.number().min(0),
+  maxDelaySeconds: z.number().min(0),
+  lockoutAfter: z.number().int().min(0),
+  lockoutSeconds: z.number().min(0),
+  forgetAfterSeconds: z.number().min(1),
+});
 
 /** Everything an operator may tune; the defaults are the spec's and the app's embedded defaults. */
 export const ConfigSchema = z.strictObject({
@@ -75,6 +83,15 @@ export const ConfigSchema = z.strictObject({
       endpoint: z.url({ protocol: /^https?$/ }).optional().describe('Base URL; POST {endpoint}/v1/audio/transcriptions'),
       model: z.string().min(1).default('whisper-1'),
       timeoutSeconds: z.number().positive().default(3600),
+    })
+    .prefault({}),
+  /** Failed sign-ins and failed API-key authentications: growing delays, then a temporary lockout (docs/security.md). */
+  loginThrottle: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      perAccount: Throttle.default({ freeFailures: 5, baseDelaySeconds: 1, maxDelaySeconds: 60, lockoutAfter: 10, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
+      perAddress: Throttle.default({ freeFailures: 20, baseDelaySeconds: 1, maxDelaySeconds: 60, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
+      apiKeyPerAddress: Throttle.default({ freeFailures: 50, baseDelaySeconds: 1, maxDelaySeconds: 30, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
     })
     .prefault({}),
   /** Largest JSON body accepted on either API surface. */

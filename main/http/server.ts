@@ -7,6 +7,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Runtime } from '../runtime.js';
+import { FailureThrottle } from '../services/login-throttle.js';
 import { applicationApi } from './app/index.js';
 import { fileRoutes } from './files/index.js';
 import { envelopeErrorHandler, MAX_PARAM_LENGTH, notFoundHandler, sendProblem, toProblem } from './shared/errors.js';
@@ -67,7 +68,15 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
   app.setValidatorCompiler(validatorCompilerWithIdFastPath);
   app.setSerializerCompiler(zodToFastJsonSerializer);
 
-  const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() } };
+  const throttle = runtime.config.loginThrottle;
+  const throttles = throttle.enabled
+    ? {
+        account: new FailureThrottle(throttle.perAccount, 'account'),
+        address: new FailureThrottle(throttle.perAddress, 'client address'),
+        apiKeyAddress: new FailureThrottle(throttle.apiKeyPerAddress, 'client address'),
+      }
+    : null;
+  const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() }, throttles };
   app.decorate('obscura', context);
 
   // An empty body on a JSON request means "no body" (e.g. POST …/complete), not a parse error.

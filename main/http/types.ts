@@ -2,6 +2,7 @@ import type { Scope } from '../common/scopes.js';
 import type { Runtime } from '../runtime.js';
 import type { IdempotencyOwner } from '../db/queries/idempotency-keys.js';
 import type { Principal } from '../services/principal.js';
+import type { FailureThrottle } from '../services/login-throttle.js';
 import type { OriginPolicy } from './shared/security.js';
 
 /** What the HTTP layer knows about itself once it listens. */
@@ -10,6 +11,8 @@ export interface HttpContext {
   /** e.g. http://127.0.0.1:4791; absolute URLs handed to clients (upload and download URLs) start with it. */
   baseUrl: string;
   originPolicy: OriginPolicy;
+  /** Failed sign-ins per account and per client address, failed API-key authentications per address; null when disabled. */
+  throttles: { account: FailureThrottle; address: FailureThrottle; apiKeyAddress: FailureThrottle } | null;
 }
 
 export interface IdempotencyClaim {

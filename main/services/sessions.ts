@@ -38,12 +38,37 @@ async function signingKey(db: Executor): Promise<Uint8Array> {
 // Work done for unknown usernames too, so response time does not reveal which usernames exist.
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+export type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserByUsername>>>;
+
+/**
+ * Checks a username and password outside any transaction: scrypt takes ~100 ms on libuv's thread pool,
+ * and holding the single SQLite connection meanwhile stalled every other request. Returns the user, or
+ * `failed` with the user when the name exists (for throttling and audit), or null when it does not.
+ */
+export async function checkPassword(db: Executor, username: string, password: string): Promise<{ ok: true; user: LoginUser } | { ok: false; user: LoginUser | null; reason: string }> {
+  const user = (await findUserByUsername(db, username)) ?? null;
+  const passwordOk = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !user.password_hash || !passwordOk) return { ok: false, user, reason: 'wrong username or password' };
+  if (user.active !== 1) return { ok: false, user, reason: 'this account is deactivated' };
+  return { ok: true, user };
+}
+
+/** Records a refused sign-in of an existing account (audit log); `locked` when it started a lockout. */
+export async function recordLoginFailure(db: Executor, clock: Clock, user: LoginUser, details: { failures: number; locked: boolean; address: string }): Promise<void> {
+  const ctx = { actor: { type: 'user' as const, id: String(user.id), organizationId: user.organization_id }, requestId: null, clock };
+  await recordChange(db, ctx, { action: 'session.login_failed', resourceType: 'user', resourceId: user.id, details: { failures: details.failures, address: details.address } });
+  if (details.locked) await recordChange(db, ctx, { action: 'session.locked_out', resourceType: 'user', resourceId: user.id, details: { failures: details.failures, address: details.address } });
+}
+
 /** Checks the password and opens a session; the JWT names the session, which stays revocable in the database. */
 export async function login(db: Executor, clock: Clock, username: string, password: string, ttlSeconds: number) {
-  const user = await findUserByUsername(db, username);
-  const passwordOk = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !user.password_hash || !passwordOk) throw new DomainError('authentication_failed', 'wrong username or password');
-  if (user.active !== 1) throw new DomainError('authentication_failed', 'this account is deactivated');
+  const checked = await checkPassword(db, username, password);
+  if (!checked.ok) throw new DomainError('authentication_failed', checked.reason);
+  return openSession(db, clock, checked.user, ttlSeconds);
+}
+
+/** Opens a session for a user whose password was checked; call inside the write transaction. */
+export async function openSession(db: Executor, clock: Clock, user: LoginUser, ttlSeconds: number) {
   const now = clock.now();
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
   const sessionId = randomUUID();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REDACTIONS_PER_REQUEST } from '../../main/common/schemas/redactions.js';
 import { closeHarness, harness, runJob, upload, type Harness } from '../helpers/analysis-support.js';
@@ -76,8 +77,7 @@ describe('security: batch limits, capped error bodies, pages checked against the
   });
 
   it('an image is one page: page 2 of a PNG → 422, without any job having run', async () => {
-    const item = { ...pdfItem(), page_number: 2 };
-    const image = { redaction_id: item.redaction_id, page_number: 2, redaction_type: 'rectangle', layer: 'B6', redaction_reason: null, classification_type: null, image_x1: 0, image_y1: 0, image_x2: 1, image_y2: 1, image_polygon_points: [] };
+    const image = { redaction_id: randomUUID(), page_number: 2, redaction_type: 'rectangle', layer: 'B6', redaction_reason: null, classification_type: null, image_x1: 0, image_y1: 0, image_x2: 1, image_y2: 1, image_polygon_points: [] };
     const response = await admin.request('POST', `/api/redactions/${pngId}`, { redactions: [image] });
     expect(response.statusCode, response.body).toBe(422);
   });

@@ -1,6 +1,9 @@
+import os from 'node:os';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { login, logout } from '../../services/sessions.js';
+import { DomainError } from '../../common/errors.js';
+import { ConcurrencyGate } from '../../services/login-throttle.js';
+import { checkPassword, logout, openSession, recordLoginFailure } from '../../services/sessions.js';
 import { SESSION_COOKIE, sessionUser } from './session.js';
 
 const LoginBody = z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000) });
@@ -16,10 +19,30 @@ function publicUser(user: ReturnType<typeof sessionUser>) {
 }
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  // One core stays free for everything else (docs/security.md).
+  const passwordChecks = new ConcurrencyGate(Math.max(1, os.availableParallelism() - 1));
   app.post('/api/auth/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
-    const { runtime } = request.server.obscura;
+    const { runtime, throttles } = request.server.obscura;
     const ttl = runtime.config.sessions.ttlSeconds;
-    const result = await runtime.db.transaction().execute((trx) => login(trx, runtime.clock, request.body.username, request.body.password, ttl));
+    const account = request.body.username.toLowerCase();
+    const now = runtime.clock.now().getTime();
+    // Refused before the password is even hashed: a delayed or locked name costs the server nothing.
+    throttles?.address.check(request.ip, now);
+    throttles?.account.check(account, now);
+    const checked = await passwordChecks.run(() => checkPassword(runtime.db, request.body.username, request.body.password));
+    if (!checked.ok) {
+      const failure = throttles?.account.fail(account, now);
+      throttles?.address.fail(request.ip, now);
+      const user = checked.user;
+      if (user) {
+        await runtime.db.transaction().execute((trx) =>
+          recordLoginFailure(trx, runtime.clock, user, { failures: failure?.failures ?? 1, locked: failure?.lockedNow ?? false, address: request.ip }),
+        );
+      }
+      throw new DomainError('authentication_failed', checked.reason);
+    }
+    throttles?.account.succeed(account);
+    const result = await runtime.db.transaction().execute((trx) => openSession(trx, runtime.clock, checked.user, ttl));
     reply.setCookie(SESSION_COOKIE, result.token, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ttl, secure: false });
     return { success: true, token: result.token, expires_at: result.user.expiresAt, user: publicUser(result.user), request_id: request.id };
   });

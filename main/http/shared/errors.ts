@@ -128,9 +128,16 @@ export function isApplicationPath(url: string): boolean {
   return APPLICATION_PATHS.test(url);
 }
 
+/** A throttled answer (extra.retry_after, seconds) tells the client when to come back, as rate limits do. */
+export function setRetryAfter(reply: FastifyReply, problem: HttpProblem): void {
+  const retryAfter = problem.extra?.retry_after;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
+}
+
 /** Answers with the error body of the surface the path belongs to. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem) {
   if (problem.status >= 500) request.log.error({ err: problem }, 'request failed');
+  setRetryAfter(reply, problem);
   const body = isApplicationPath(request.url) ? appErrorBody(problem, request.id) : errorEnvelope(problem, request.id);
   return reply.code(problem.status).type('application/json; charset=utf-8').send(body);
 }
@@ -139,6 +146,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, proble
 export function envelopeErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
   if (problem.status >= 500) request.log.error({ err: error }, 'unexpected error');
+  setRetryAfter(reply, problem);
   return reply.code(problem.status).type('application/json; charset=utf-8').send(errorEnvelope(problem, request.id));
 }
 

@@ -14,6 +14,14 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+function cachedKeyOrUndefined(db: Parameters<typeof cachedApiKey>[0], raw: string, now: Date): ApiKeyPrincipal | undefined {
+  try {
+    return cachedApiKey(db, raw, now);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The route's declared scopes against the caller's: routes never check permissions themselves. */
 function authorize(request: FastifyRequest, principal: Principal): void {
   const required = request.routeOptions.config.scopes;
@@ -40,8 +48,18 @@ export function authenticateAndAuthorize(limits: RateLimits) {
     // Unknown routes need no key, but they count against the raw tier and carry the headers like every response.
     await limits.consume(reply, 'raw-key', raw ?? '');
     if (request.is404) return;
-    const { runtime } = request.server.obscura;
-    const principal = await authenticateApiKey(runtime.db, raw, runtime.clock.now());
+    const { runtime, throttles } = request.server.obscura;
+    const now = runtime.clock.now();
+    // Guessing keys from one address meets growing delays; a key already known good is never held up.
+    const known = raw ? cachedKeyOrUndefined(runtime.db, raw, now) : undefined;
+    if (throttles && !known) throttles.apiKeyAddress.check(request.ip, now.getTime());
+    let principal: ApiKeyPrincipal;
+    try {
+      principal = known ?? (await authenticateApiKey(runtime.db, raw, now));
+    } catch (error) {
+      if (throttles && raw && error instanceof DomainError && error.code === 'authentication_failed') throttles.apiKeyAddress.fail(request.ip, now.getTime());
+      throw error;
+    }
     request.principal = principal;
     await limits.consume(reply, 'api-key', String(principal.apiKeyId));
     await limits.consume(reply, 'organization', String(principal.organizationId));
