@@ -21,6 +21,8 @@ export interface BurnBox {
   points: BurnPoint[];
   /** Printed inside the box when it fits, e.g. (b)(6); null for none. */
   label: string | null;
+  /** The redaction's id, to report what was drawn for it; absent in tests that burn bare boxes. */
+  id?: string;
 }
 
 export interface BurnSettings {
@@ -57,6 +59,8 @@ export interface ExportBurnTask {
   pages: BurnPageRequest[];
   /** Render every page of the source (images: each becomes a PDF page), not only the requested ones. */
   allPages: boolean;
+  /** Pages withheld in full: never rendered, whatever else asks for them. */
+  skipPages?: number[];
   settings: BurnSettings;
   /** Page images are written to `${workPrefix}-d<document>-p<page>.img` (a flat file in the blob temp dir). */
   workPrefix: string;
@@ -102,9 +106,22 @@ export interface RewrittenPage {
   /** Resource name the content uses for the labels' Helvetica-Bold; null when it draws no label. */
   labelFont: string | null;
   removedGlyphs: number;
+  /** The black drawn for each box: the box, grown only over the whole ink of glyphs it cuts. */
+  drawn: DrawnBox[];
   /** The page's words that stay (the allowance of the leak check; no text layer is added). */
   words: LayerWord[];
   withheld: string[];
+}
+
+/** What was drawn for one box of a page redacted in its content (user space points). */
+export interface DrawnBox {
+  /** Index of the box in the page request's boxes. */
+  box: number;
+  redactionId: string | null;
+  /** Black beyond the box (padding included) over glyphs it cuts: [x1, y1, x2, y2]. */
+  rects: [number, number, number, number][];
+  /** How far the black reaches beyond the box, in points (0: drawn as marked). */
+  growth: number;
 }
 
 export type BurnedPage = RasterizedPage | RewrittenPage;
@@ -124,7 +141,36 @@ export interface CoverSheet {
   byExemption: { exemption: string; label: string; count: number }[];
 }
 
+/** Pages of a document withheld in full: a placeholder page stands in for them (worker/release-package/). */
+export interface WithheldRange {
+  from: number;
+  /** Inclusive; null: to the document's last page. */
+  to: number | null;
+  exemption: string;
+}
+
+/** Page stamps (Bates numbers) of a release, drawn in a margin added below each page. */
+export interface StampPlan {
+  prefix: string;
+  /** The number of the first stamped page of this output file. */
+  start: number;
+  digits: number;
+  position: 'bottom_left' | 'bottom_center' | 'bottom_right';
+  fontSize: number;
+}
+
+/** One output page of a release: where it came from (a source page, or a withheld range's placeholder). */
+export interface ReleaseLayoutPage {
+  documentId: number;
+  from: number;
+  to: number;
+  /** The exemption of a placeholder page; null for a released page. */
+  withheld: string | null;
+}
+
 export interface AssembleDocument {
+  /** Pages withheld in full, and whether one placeholder stands for each page or each range. */
+  withheld?: { ranges: WithheldRange[]; perRange: boolean };
   source: ExportSource;
   /** Pages of the source as pdf.js counted them when burning; null when nothing was burned. */
   pageCount: number | null;
@@ -141,6 +187,8 @@ export interface ExportAssembleTask {
   documents: AssembleDocument[];
   settings: BurnSettings;
   workPrefix: string;
+  /** Stamps on every page after the cover sheet; absent or null: none. */
+  stamps?: StampPlan | null;
 }
 
 /** What the leak check looks for on one burned page of an output file. */
@@ -160,6 +208,8 @@ export interface ExportAssembleResult {
   pages: number;
   /** The burned pages to check; verification runs as separate tasks so pages are checked in parallel. */
   checks: PageCheck[];
+  /** Every page after the cover sheet, in order: where it came from. */
+  layout?: ReleaseLayoutPage[];
 }
 
 /**

@@ -137,7 +137,7 @@ export class ExportRunner {
       await blobs.commit(built.staged);
       staged = null;
       await db.transaction().execute((trx) =>
-        completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary),
+        completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary, built.release),
       );
     } catch (error) {
       if (staged) await blobs.discard(staged).catch(() => undefined);

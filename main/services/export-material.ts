@@ -10,6 +10,7 @@ import { listLatestDecisions } from '../db/queries/review-decisions.js';
 import type { ExportDocumentStatus, ExportOptions, ResolvedExportFilters } from '../common/schemas/exports.js';
 import { boxFromRow, type Box } from './redactions/model.js';
 import { exportSettingsOf } from './exports.js';
+import { gatherReleaseMaterial, type ReleaseMaterial } from './releases/material.js';
 
 // Everything an export needs, read in one transaction so the files agree with each other.
 
@@ -41,6 +42,8 @@ export interface ExportMaterial {
   caseRow: CaseRow;
   documents: MaterialDocument[];
   skipped: SkippedDocument[];
+  /** Release exports: settings, withholdings, numbering; internal ones: withholdings and safeguard records too. */
+  release: ReleaseMaterial;
 }
 
 export class ExportNotPossible extends Error {}
@@ -95,5 +98,5 @@ export async function gatherExportMaterial(db: Executor, row: ExportRow): Promis
       pages: wantsPages ? await listDocumentPages(db, row.organization_id, document.id) : [],
     });
   }
-  return { row, filters, options, caseRow, documents, skipped };
+  return { row, filters, options, caseRow, documents, skipped, release: await gatherReleaseMaterial(db, row) };
 }

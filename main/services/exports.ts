@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Executor } from '../db/queries/executor.js';
-import type { ExportRow } from '../db/schema.js';
+import type { ExportRow, ReleasePageRow } from '../db/schema.js';
+import { findLastBatesNumber, findLatestRelease, insertReleasePages } from '../db/queries/release-pages.js';
 import { insertBlobIfAbsent } from '../db/queries/blobs.js';
 import { findDocumentsByIds } from '../db/queries/documents.js';
 import {
@@ -278,6 +279,24 @@ export async function setExportProgress(db: Executor, clock: Clock, id: number, 
   await updateExportIfStatus(db, id, 'processing', { progress: Math.min(1, Math.max(0, progress)), updated_at: clock.now().toISOString() });
 }
 
+/** A release's number and its pages, stored with it so a supplemental release continues and compares. */
+export interface FinishedRelease {
+  number: number;
+  /** The first stamp number this release used, when it continued the case's sequence by default. */
+  continuedFrom: number | null;
+  pages: Omit<ReleasePageRow, 'export_id' | 'case_id'>[];
+}
+
+async function recordRelease(db: Executor, row: ExportRow, release: FinishedRelease): Promise<void> {
+  const latest = await findLatestRelease(db, row.case_id);
+  const last = await findLastBatesNumber(db, row.case_id);
+  if ((latest?.release_number ?? 0) + 1 !== release.number || (release.continuedFrom !== null && last !== null && last >= release.continuedFrom)) {
+    throw new Error('another release of this case completed while this one was built; retry it to number it after that one');
+  }
+  await updateExportIfStatus(db, row.id, 'processing', { release_number: release.number });
+  await insertReleasePages(db, release.pages.map((page) => ({ ...page, export_id: row.id, case_id: row.case_id })));
+}
+
 export interface FinishedExportFile {
   sha256: string;
   size: number;
@@ -289,10 +308,12 @@ export interface FinishedExportFile {
  * Records the verified file (its blob row first, in the same transaction) and writes `export.completed`.
  * Returns false when the export left `processing` meanwhile (cancelled): the caller then keeps no file.
  */
-export async function completeExport(db: Executor, clock: Clock, id: number, file: FinishedExportFile, summary: ExportSummary): Promise<boolean> {
+export async function completeExport(db: Executor, clock: Clock, id: number, file: FinishedExportFile, summary: ExportSummary, release?: FinishedRelease): Promise<boolean> {
   const now = clock.now().toISOString();
   // Checked first so that a cancelled export writes nothing, not even the blob row.
-  if ((await findExportById(db, id))?.status !== 'processing') return false;
+  const current = await findExportById(db, id);
+  if (current?.status !== 'processing') return false;
+  if (release) await recordRelease(db, current, release);
   await insertBlobIfAbsent(db, file.sha256, file.size, now);
   const changed = await updateExportIfStatus(db, id, 'processing', {
     status: 'completed',

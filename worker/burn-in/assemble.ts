@@ -13,12 +13,16 @@ import {
   type PDFFont,
   type PDFPage,
 } from 'pdf-lib';
-import type { AssembleDocument, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
+import type { AssembleDocument, ReleaseLayoutPage, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
+import { addTextLayer } from './text-layer/index.js';
 import { addLabelFont } from './vector/redact.js';
+import { addPlaceholderPage } from '../release-package/placeholders.js';
+import { stampPage, stampText } from '../release-package/stamps.js';
+import { releasedPage, withheldPlan } from '../release-package/withheld.js';
 
 // One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
 
@@ -26,23 +30,7 @@ function number(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/**
- * The invisible text layer (render mode 3): each word at its place, stretched to its width, so search and
- * selection line up with the picture. Helvetica is not embedded; invisible text needs no glyphs.
- */
-function textLayer(font: PDFFont, fontName: string, words: readonly LayerWord[]): string {
-  const parts = [`BT /${fontName} 1 Tf 3 Tr`];
-  for (const word of words) {
-    const size = Math.max(0.5, (word.y2 - word.y1) / 1.2);
-    const natural = font.widthOfTextAtSize(word.text, 1);
-    const stretch = natural > 0 ? Math.max(0.01, (word.x2 - word.x1) / natural) : size;
-    parts.push(`${number(stretch)} 0 0 ${number(size)} ${number(word.x1)} ${number(word.y1 + 0.2 * (word.y2 - word.y1))} Tm ${font.encodeText(word.text).toString()} Tj`);
-  }
-  parts.push('ET');
-  return parts.join('\n');
-}
-
-async function addBurnedPage(out: PDFDocument, font: PDFFont, burned: RasterizedPage): Promise<PDFPage> {
+async function addBurnedPage(out: PDFDocument, burned: RasterizedPage): Promise<PDFPage> {
   const [x0, y0, x1, y1] = burned.box;
   const page = out.addPage([x1 - x0, y1 - y0]);
   page.setMediaBox(x0, y0, x1 - x0, y1 - y0);
@@ -65,10 +53,7 @@ async function addBurnedPage(out: PDFDocument, font: PDFFont, burned: Rasterized
     const name = page.node.newXObject('Page', out.context.register(stream));
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(name), popGraphicsState());
   }
-  if (burned.words.length > 0) {
-    const fontName = page.node.newFontDictionary('Layer', font.ref);
-    page.node.addContentStream(out.context.register(out.context.flateStream(textLayer(font, fontName.decodeText(), burned.words))));
-  }
+  addTextLayer(out, page, burned.words);
   return page;
 }
 
@@ -120,6 +105,7 @@ async function sha256Write(file: string, bytes: Uint8Array): Promise<string> {
 interface Placed {
   checks: PageCheck[];
   pages: number;
+  layout: ReleaseLayoutPage[];
 }
 
 /**
@@ -145,16 +131,36 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const label = `document ${entry.source.documentId}`;
   const burned = new Map<number, BurnedPage>(entry.burned.map((page) => [page.page, page]));
   const checks: PageCheck[] = [];
-  const check = (page: BurnedPage, index: number) => checks.push({ outputPage: firstPage + index, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
-  const place = async (page: RasterizedPage, index: number) => {
-    await addBurnedPage(out, font, page);
-    check(page, index);
+  const layout: ReleaseLayoutPage[] = [];
+  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
+  const place = async (page: RasterizedPage) => {
+    await addBurnedPage(out, page);
+    layout.push(releasedPage(entry.source.documentId, page.page));
+    check(page);
+  };
+  let bold: PDFFont | null = null;
+  /** A withheld page: its placeholder (per page, or on a range's first page); nothing of the page is used. */
+  const placeholder = (withheld: ReturnType<typeof withheldPlan>, number: number): boolean => {
+    const page = withheld.get(number);
+    if (!page) return false;
+    if (page.placeholder) {
+      bold ??= out.embedStandardFont(StandardFonts.HelveticaBold);
+      addPlaceholderPage(out, font, bold, page.exemption, page.from, page.to);
+      layout.push({ documentId: entry.source.documentId, from: page.from, to: page.to, withheld: page.exemption });
+    }
+    return true;
   };
   if (entry.source.documentType !== 'pdf') {
-    // Images were burned whole (every page, boxes or not): their pixels are always rewritten.
+    // Images were burned whole (every page, boxes or not, but the withheld ones): their pixels are always rewritten.
     const pages = [...entry.burned].filter((page): page is RasterizedPage => page.method === 'raster').sort((a, b) => a.page - b.page);
-    for (const [index, page] of pages.entries()) await place(page, index);
-    return { checks, pages: pages.length };
+    const withheld = withheldPlan(entry, entry.pageCount ?? pages.length);
+    const byNumber = new Map(pages.map((page) => [page.page, page]));
+    for (let number = 1; number <= (entry.pageCount ?? pages.length); number += 1) {
+      if (placeholder(withheld, number)) continue;
+      const page = byNumber.get(number);
+      if (page) await place(page);
+    }
+    return { checks, pages: layout.length, layout };
   }
   const bytes = await readSource(entry.source);
   let source: PDFDocument | null = null;
@@ -165,13 +171,14 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   }
   const pageCount = entry.pageCount ?? source?.getPageCount() ?? (await countPages(bytes));
   if (source && source.getPageCount() !== pageCount) source = null;
+  const withheld = withheldPlan(entry, pageCount);
   const rewritten = entry.burned.filter((page): page is RewrittenPage => page.method === 'vector');
   if (rewritten.length > 0 && !source) throw new Error(`${label} was redacted in its content but pdf-lib cannot read it now`);
   const copies = new Map<number, number>();
   if (source) {
     for (let number = 1; number <= pageCount; number += 1) {
       const page = burned.get(number);
-      if (page?.method === 'raster') continue;
+      if (page?.method === 'raster' || withheld.has(number)) continue;
       try {
         if (page?.method === 'vector') await prepareRewritten(source, page);
         else prepareCopy(source, number - 1);
@@ -183,22 +190,24 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
     }
   }
   const copied = source && copies.size > 0 ? await out.copyPages(source, [...copies.keys()].map((number) => number - 1)) : [];
-  const missing = Array.from({ length: pageCount }, (_, index) => index + 1).filter((number) => !burned.has(number) && !copies.has(number));
+  const missing = Array.from({ length: pageCount }, (_, index) => index + 1).filter((number) => !burned.has(number) && !copies.has(number) && !withheld.has(number));
   if (missing.length > 0) {
     // Pages that cannot be copied safely are rendered without boxes: what they show stays, nothing else.
     const rendered = await renderPlain(entry, missing, task);
     for (const page of rendered) burned.set(page.page, page);
   }
   for (let number = 1; number <= pageCount; number += 1) {
+    if (placeholder(withheld, number)) continue;
     const page = burned.get(number);
     if (page?.method === 'raster') {
-      await place(page, number - 1);
+      await place(page);
       continue;
     }
     out.addPage(copied[copies.get(number) ?? -1] as PDFPage);
-    if (page) check(page, number - 1);
+    layout.push(releasedPage(entry.source.documentId, number));
+    if (page) check(page);
   }
-  return { checks, pages: pageCount };
+  return { checks, pages: layout.length, layout };
 }
 
 async function countPages(bytes: Uint8Array): Promise<number> {
@@ -236,19 +245,24 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
   const font = out.embedStandardFont(StandardFonts.Helvetica);
   let pages = 0;
   const checks: PageCheck[] = [];
+  const layout: ReleaseLayoutPage[] = [];
   if (task.cover) {
     drawCover(out, font, out.embedStandardFont(StandardFonts.HelveticaBold), task.cover);
     pages += 1;
   }
+  const firstDocumentPage = pages;
   for (const [index, entry] of task.documents.entries()) {
     const placed = await addDocument(out, font, entry, task, pages + 1);
     checks.push(...placed.checks);
+    layout.push(...placed.layout);
     pages += placed.pages;
     report(((index + 1) / task.documents.length) * 0.8);
   }
+  const stamps = task.stamps;
+  if (stamps) out.getPages().slice(firstDocumentPage).forEach((page, index) => stampPage(out, font, page, stampText(stamps, stamps.start + index), stamps));
   sanitizeOutput(out.context);
   const bytes = await out.save({ useObjectStreams: true, addDefaultPage: false });
   const sha256 = await sha256Write(task.outputPath, bytes);
   report(1);
-  return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks };
+  return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks, layout };
 }

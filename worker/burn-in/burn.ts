@@ -211,9 +211,11 @@ function requestsFor(task: ExportBurnTask, pageCount: number): BurnPageRequest[]
   for (const request of task.pages) {
     if (request.page > pageCount) throw new Error(`document ${task.source.documentId} has ${pageCount} page(s) but a redaction or stored text names page ${request.page}`);
   }
-  if (!task.allPages) return task.pages;
+  // Pages withheld in full are never rendered (their placeholder is drawn at assembly).
+  const skip = new Set(task.skipPages ?? []);
+  if (!task.allPages) return task.pages.filter((request) => !skip.has(request.page));
   const byPage = new Map(task.pages.map((request) => [request.page, request]));
-  return Array.from({ length: pageCount }, (_, index) => byPage.get(index + 1) ?? { page: index + 1, boxes: [], words: null });
+  return Array.from({ length: pageCount }, (_, index) => byPage.get(index + 1) ?? { page: index + 1, boxes: [], words: null }).filter((request) => !skip.has(request.page));
 }
 
 /** The export-burn task: every requested page of one document, written as page images beside the export. */

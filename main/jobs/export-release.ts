@@ -1,0 +1,276 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import type { ExportAssembleResult, ExportVerification, ReleaseLayoutPage, StampPlan, WithheldRange } from '../common/export-tasks.js';
+import type { ExportOptions, ExportSummary } from '../common/schemas/exports.js';
+import type { ExportMaterial } from '../services/export-material.js';
+import { caseRecord, redactionLogCsv } from '../services/export-records.js';
+import type { FinishedRelease } from '../services/exports.js';
+import { exemptionOf } from '../services/releases/material.js';
+import { indexCsv, indexRows, releasedPages, type IndexRow, type ReleaseDocument, type ReleasedPage } from '../services/releases/withholding-index.js';
+import { coverLetterPdf, withholdingIndexPdf } from '../../worker/release-package/documents.js';
+import {
+  assembleDocument,
+  assembleOne,
+  burnAll,
+  burnSummary,
+  fileBase,
+  releasable,
+  safeName,
+  settingsOf,
+  settleAll,
+  sha256OfFile,
+  summaryOf,
+  verifyFile,
+  type BuildContext,
+  type BuiltExport,
+  type Releasable,
+} from './export-build.js';
+
+// The two audiences of a zip. The release: redacted PDFs (stamped, withheld pages as placeholders), the
+// withholding index (PDF and CSV), an optional cover letter and a manifest; nothing internal. The internal
+// record: the case record and the redaction log, marked internal, never produced by the release path.
+
+/** Pages of a whole document withheld in full are skipped up to this page number when an image is burned. */
+const WHOLE_DOCUMENT_PAGES = 20_000;
+
+export interface ReleasePlan {
+  number: number;
+  stamps: StampPlan | null;
+  /** The first stamp number when it continues the case's sequence by default (checked again at completion). */
+  continuedFrom: number | null;
+  ranges: Map<number, WithheldRange[]>;
+  skipPages: Map<number, Set<number>>;
+  wholeDocuments: Set<number>;
+  perRange: boolean;
+  documents: ReleaseDocument[];
+  finish(layout: ReleaseLayoutPage[], summary: ExportSummary): { summary: ExportSummary; release: FinishedRelease; pages: ReleasedPage[]; rows: IndexRow[] };
+}
+
+export function releaseTitle(fileName: string): string {
+  return fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '');
+}
+
+export function releasePlan(material: ExportMaterial, documents: Releasable[], options: ExportOptions): ReleasePlan {
+  const release = material.release;
+  const chosen = new Set(documents.map((entry) => entry.material.row.id));
+  const ranges = new Map<number, WithheldRange[]>();
+  const skipPages = new Map<number, Set<number>>();
+  const wholeDocuments = new Set<number>();
+  for (const holding of release.withholdings.filter((entry) => chosen.has(entry.document_id))) {
+    ranges.set(holding.document_id, [...(ranges.get(holding.document_id) ?? []), { from: holding.page_from ?? 1, to: holding.page_to, exemption: holding.exemption }]);
+    const skip = skipPages.get(holding.document_id) ?? new Set<number>();
+    const last = holding.page_to ?? WHOLE_DOCUMENT_PAGES;
+    for (let page = holding.page_from ?? 1; page <= last; page += 1) skip.add(page);
+    skipPages.set(holding.document_id, skip);
+    if (holding.page_from === null) wholeDocuments.add(holding.document_id);
+  }
+  const start = options.stamps?.start ?? (release.lastBates ?? 0) + 1;
+  const stamps: StampPlan | null = options.stamps
+    ? { prefix: options.stamps.prefix, start, digits: options.stamps.digits, position: options.stamps.position, fontSize: options.stamps.font_size }
+    : null;
+  const releaseDocuments: ReleaseDocument[] = documents.map((entry) => ({
+    documentId: entry.material.row.id,
+    title: releaseTitle(entry.material.row.file_name),
+    sha256: entry.material.row.sha256,
+    // Boxes on withheld pages are not listed: the placeholder's row stands for the whole page.
+    applied: entry.material.applied.filter((box) => !skipPages.get(entry.material.row.id)?.has(box.page)),
+  }));
+  const number = (release.previous?.number ?? 0) + 1;
+  return {
+    number,
+    stamps,
+    continuedFrom: stamps && options.stamps?.start === undefined ? start : null,
+    ranges,
+    skipPages,
+    wholeDocuments,
+    perRange: options.placeholders === 'per_range',
+    documents: releaseDocuments,
+    finish(layout, summary) {
+      const pages = releasedPages(layout, releaseDocuments, stamps, release);
+      const rows = indexRows(pages, releaseDocuments, release);
+      const byExemption: Record<string, number> = {};
+      for (const document of releaseDocuments) for (const box of document.applied) byExemption[exemptionOf(box, release.exemptions)] = (byExemption[exemptionOf(box, release.exemptions)] ?? 0) + 1;
+      const withheldPages = pages.filter((page) => page.withheld !== null).reduce((sum, page) => sum + page.to - page.from + 1, 0);
+      return {
+        pages,
+        rows,
+        summary: {
+          ...summary,
+          redactions: releaseDocuments.reduce((sum, document) => sum + document.applied.length, 0),
+          by_exemption: byExemption,
+          release: {
+            bates_first: pages[0]?.bates ?? null,
+            bates_last: pages.at(-1)?.bates ?? null,
+            withheld_in_full_pages: withheldPages,
+            index_rows: rows.length,
+            previous_release: release.previous?.number ?? null,
+            new_pages: pages.filter((page) => page.sincePrevious === 'new').length,
+            changed_pages: pages.filter((page) => page.sincePrevious === 'changed').length,
+          },
+        },
+        release: {
+          number,
+          continuedFrom: stamps && options.stamps?.start === undefined ? start : null,
+          pages: pages.map((page) => ({ position: page.position, document_id: page.documentId, page_from: page.from, page_to: page.to, bates_number: page.batesNumber, bates: page.bates, fingerprint: page.fingerprint })),
+        },
+      };
+    },
+  };
+}
+
+interface ZipEntry {
+  path: string;
+  size: number;
+  sha256: string;
+  media_type: string;
+}
+
+function addBuffer(zip: ZipFile, files: ZipEntry[], name: string, bytes: Uint8Array, mediaType: string, mtime: Date, compress = true): void {
+  zip.addBuffer(Buffer.from(bytes), name, { compress, mtime });
+  files.push({ path: name, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), media_type: mediaType });
+}
+
+function sumVerification(results: ExportVerification[]): ExportVerification {
+  return results.reduce((sum, result) => ({ pages: sum.pages + result.pages, burnedPages: sum.burnedPages + result.burnedPages, withheldWords: sum.withheldWords + result.withheldWords }), { pages: 0, burnedPages: 0, withheldWords: 0 });
+}
+
+export async function buildReleaseZip(ctx: BuildContext, material: ExportMaterial, options: ExportOptions): Promise<BuiltExport> {
+  const settings = settingsOf(options);
+  const { documents, skipped } = releasable(material);
+  const plan = releasePlan(material, documents, options);
+  const burned = await burnAll(ctx, material, documents, settings, 0.02, 0.7, plan);
+  // One output file per document (or one combined); with stamps they are assembled in order, each continuing the numbers.
+  const groups = options.combined ? [documents] : documents.map((entry) => [entry]);
+  const outputs: { path: string; name: string; assembled: ExportAssembleResult }[] = [];
+  const assembleGroup = async (group: Releasable[], index: number, start: number | null) => {
+    const path = `${ctx.workPrefix}-out-${index}.pdf`;
+    const stamps = plan.stamps && start !== null ? { ...plan.stamps, start } : null;
+    const assembled = await assembleOne(ctx, material, path, group.map((entry) => assembleDocument(ctx, entry, burned, plan)), null, settings, () => undefined, stamps);
+    const first = group[0]?.material.row;
+    const name = options.combined ? 'release.pdf' : `documents/${String(index + 1).padStart(3, '0')}-${safeName(releaseTitle(first?.file_name ?? 'document'))}.pdf`;
+    return { path, name, assembled };
+  };
+  if (plan.stamps) {
+    let next = plan.stamps.start;
+    for (const [index, group] of groups.entries()) {
+      const output = await assembleGroup(group, index, next);
+      next += output.assembled.pages;
+      outputs.push(output);
+      ctx.progress(0.7 + (0.15 * (index + 1)) / groups.length);
+    }
+  } else {
+    outputs.push(...(await settleAll(groups.map((group, index) => assembleGroup(group, index, null)))));
+  }
+  const verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled)));
+  for (const output of outputs) {
+    if ((await sha256OfFile(output.path)) !== output.assembled.sha256) throw new Error(`the release file ${output.name} changed on disk`);
+  }
+  const verification = sumVerification(verifications);
+  const pages = outputs.reduce((sum, output) => sum + output.assembled.pages, 0);
+  const base = summaryOf(documents.map((entry) => entry.material), skipped, pages, verification, outputs.length, burnSummary(documents, burned, settings));
+  const finished = plan.finish(outputs.flatMap((output) => output.assembled.layout ?? []), base);
+  const generatedAt = ctx.runtime.clock.now();
+  const mtime = new Date(material.row.created_at);
+  const zip = new ZipFile();
+  const files: ZipEntry[] = [];
+  for (const output of outputs) {
+    zip.addFile(output.path, output.name, { compress: false, mtime });
+    files.push({ path: output.name, size: output.assembled.size, sha256: output.assembled.sha256, media_type: 'application/pdf' });
+  }
+  const release = material.release;
+  const cited = [...new Set(finished.rows.map((row) => row.exemptions))].map((code) => ({
+    code,
+    name: release.exemptions.find((entry) => entry.code === code)?.name ?? '',
+    justification: release.settings.justifications[code] ?? null,
+  }));
+  const heading = `Withholding index${release.requestNumber ? `, request ${release.requestNumber}` : ''}${plan.number > 1 ? `, release ${plan.number}` : ''}`;
+  addBuffer(zip, files, 'withholding-index.pdf', await withholdingIndexPdf({ heading, rows: finished.rows, cited }), 'application/pdf', mtime, false);
+  addBuffer(zip, files, 'withholding-index.csv', Buffer.from(indexCsv(finished.rows), 'utf8'), 'text/csv; charset=utf-8', mtime);
+  if (options.cover_letter) {
+    const counts = finished.summary.by_exemption;
+    const letter = await coverLetterPdf({
+      requestNumber: release.requestNumber,
+      title: release.requesterTitle,
+      date: generatedAt.toISOString().slice(0, 10),
+      releaseNumber: plan.number,
+      documents: documents.length,
+      pages,
+      withheldInFull: finished.summary.release?.withheld_in_full_pages ?? 0,
+      batesRange: finished.summary.release?.bates_first ? `${finished.summary.release.bates_first} to ${finished.summary.release.bates_last ?? ''}` : null,
+      byExemption: [...new Set([...Object.keys(counts), ...cited.map((entry) => entry.code)])].map((code) => ({
+        code,
+        name: release.exemptions.find((entry) => entry.code === code)?.name ?? '',
+        count: (counts[code] ?? 0) + finished.rows.filter((row) => row.withheld === 'in full' && row.exemptions === code).reduce((sum, row) => sum + row.count, 0),
+      })),
+    });
+    addBuffer(zip, files, 'cover-letter.pdf', letter, 'application/pdf', mtime, false);
+  }
+  const byOutputPage = outputs.flatMap((output, index) =>
+    (output.assembled.layout ?? []).map((_, page) => ({ file: output.name, page: page + 1, checked: output.assembled.checks.some((check) => check.outputPage === page + 1), verified: verifications[index] !== undefined })),
+  );
+  const manifest = {
+    schema_version: 2,
+    audience: 'release',
+    release_number: plan.number,
+    previous_release: release.previous?.number ?? null,
+    request_number: release.requestNumber,
+    generated_at: generatedAt.toISOString(),
+    files,
+    pages: finished.pages.map((page, index) => ({
+      bates: page.bates,
+      file: byOutputPage[index]?.file ?? null,
+      file_page: byOutputPage[index]?.page ?? null,
+      document: plan.documents.find((document) => document.documentId === page.documentId)?.title ?? '',
+      pages: page.from === page.to ? String(page.from) : `${page.from}-${page.to}`,
+      withheld_in_full: page.withheld,
+      since_previous_release: page.sincePrevious,
+    })),
+    // The check every page passed before this file could exist (re-read from the written PDFs).
+    verification: {
+      files: outputs.length,
+      pages: verification.pages,
+      burned_pages: verification.burnedPages,
+      withheld_words: verification.withheldWords,
+      per_page: byOutputPage.map((entry, index) => ({ bates: finished.pages[index]?.bates ?? null, file: entry.file, file_page: entry.page, leak_checked: entry.checked, structure_checked: entry.verified })),
+    },
+  };
+  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', { compress: true, mtime });
+  zip.end();
+  const staged = await ctx.runtime.blobs.stage(zip.outputStream as Readable, Number.MAX_SAFE_INTEGER);
+  ctx.progress(0.98);
+  return { staged, mediaType: 'application/zip', fileName: `${fileBase(material)}-release-${plan.number}.zip`, summary: finished.summary, release: finished.release };
+}
+
+/** The internal record as a zip: marked internal in every file name; withholdings and safeguard overrides included. */
+export async function buildInternalZip(ctx: BuildContext, material: ExportMaterial): Promise<BuiltExport> {
+  const generatedAt = ctx.runtime.clock.now();
+  const mtime = new Date(material.row.created_at);
+  const zip = new ZipFile();
+  const files: ZipEntry[] = [];
+  const record = { ...caseRecord(material, generatedAt.toISOString()), ...internalReleaseRecord(material) };
+  addBuffer(zip, files, 'INTERNAL-case-record.json', Buffer.from(`${JSON.stringify(record, null, 2)}\n`, 'utf8'), 'application/json', mtime);
+  addBuffer(zip, files, 'INTERNAL-redaction-log.csv', Buffer.from(redactionLogCsv(material), 'utf8'), 'text/csv; charset=utf-8', mtime);
+  addBuffer(zip, files, 'INTERNAL-README.txt', Buffer.from('INTERNAL RECORD - NOT FOR RELEASE\r\nThis package holds internal notes, comments, job results and reviewers. Send requesters a release export.\r\n', 'utf8'), 'text/plain', mtime);
+  const manifest = { schema_version: 2, audience: 'internal', export_id: String(material.row.id), case_id: String(material.row.case_id), generated_at: generatedAt.toISOString(), files };
+  zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', { compress: true, mtime });
+  zip.end();
+  const staged = await ctx.runtime.blobs.stage(zip.outputStream as Readable, Number.MAX_SAFE_INTEGER);
+  return { staged, mediaType: 'application/zip', fileName: `${fileBase(material)}-INTERNAL.zip`, summary: summaryOf(material.documents, material.skipped, 0, null, 0) };
+}
+
+/** What the internal record adds about releases: requester details, withholdings, safeguard outcomes. */
+export function internalReleaseRecord(material: ExportMaterial) {
+  const release = material.release;
+  return {
+    audience: 'internal',
+    release: {
+      request_number: release.requestNumber,
+      requester_title: release.requesterTitle,
+      withholdings: release.withholdings.map((row) => ({ id: String(row.id), document_id: String(row.document_id), pages: row.page_from === null ? null : { from: row.page_from, to: row.page_to }, exemption: row.exemption, category: row.category, created_by: row.created_by, created_at: row.created_at })),
+      safeguards: release.safeguardRecords,
+      last_release: release.previous?.number ?? null,
+      last_stamp_number: release.lastBates,
+    },
+  };
+}
