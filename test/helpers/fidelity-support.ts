@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir } from './instance.js';
+import { SAFEGUARDS } from '../../main/common/schemas/releases.js';
+import { tempDir, type TestInstance } from './instance.js';
 
 // Poppler's view of a PDF's words (pdftotext -bbox): the independent oracle of the fidelity tests.
 
@@ -51,4 +52,14 @@ export function findWord(words: readonly BoxedWord[], text: string, page = 1): B
   const found = words.find((word) => word.page === page && word.text === text);
   if (!found) throw new Error(`no word ${JSON.stringify(text)} on page ${page}: ${words.filter((word) => word.page === page).map((word) => word.text).join(' ')}`);
   return found;
+}
+
+/**
+ * Turns the organization's release safeguards off (approval, review state): these tests exercise burn-in and
+ * verification, not the release workflow.
+ */
+export async function withoutSafeguards(instance: TestInstance): Promise<void> {
+  const safeguards = Object.fromEntries(SAFEGUARDS.map((name) => [name, false]));
+  const response = await instance.request({ method: 'PATCH', url: '/api/v1/release-settings', body: { safeguards } });
+  if (response.statusCode !== 200) throw new Error(`release settings: ${response.statusCode} ${response.body}`);
 }

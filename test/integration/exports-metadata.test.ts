@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIGURE_INFO, PHOTO_METADATA, pdftexWithFigures } from '../../bench/lib/producers.js';
 import { exportFile, pdftotext, qpdfCheck, qpdfExpanded, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
-import { findWord, popplerWords } from '../helpers/fidelity-support.js';
+import { findWord, popplerWords, withoutSafeguards } from '../helpers/fidelity-support.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { createBoxes } from '../helpers/v1-redactions-support.js';
 
@@ -21,6 +21,7 @@ describe('exports strip metadata nested in kept pages', () => {
 
   beforeAll(async () => {
     harness = await startExportHarness();
+    await withoutSafeguards(harness.instance);
     source = await pdftexWithFigures(['Alpha Hiddenword Omega stays here.', 'A second line that stays.']);
   }, 120_000);
   afterAll(async () => {

@@ -134,16 +134,9 @@ export function token(text: string): string {
   return text.normalize('NFKC').replace(/\s+/gu, '');
 }
 
-/**
- * The text a word gets in the invisible layer: characters Helvetica (WinAnsi) cannot show become "?", so the
- * layer never needs a font program. Empty when nothing printable is left.
- */
+/** The text a word gets in the invisible layer (glyphless CID font: any character); empty when blank. */
 export async function layerText(text: string): Promise<string> {
-  const { charset: known } = await layerFont();
-  const cleaned = Array.from(token(text))
-    .map((char) => (known.has(char.codePointAt(0) ?? 0) ? char : '?'))
-    .join('');
-  return cleaned.replace(/^\?+$/u, '');
+  return token(text);
 }
 
 function occurrences(haystack: string, needle: string): number {

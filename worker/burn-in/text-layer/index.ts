@@ -1,0 +1,131 @@
+import { PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from 'pdf-lib';
+import type { LayerWord } from '../../../main/common/export-tasks.js';
+import { ASCENT, DESCENT, GLYPH_ADVANCE, glyphlessFont, UNITS_PER_EM } from './glyphless.js';
+
+// The invisible text layer of rendered pages (render mode 3): each word at its place, stretched to its width,
+// in a glyphless CID font (Type0, Identity-H) whose ToUnicode map gives every code its text, so any script
+// (CJK, Arabic, Hebrew, Turkish İ/Ş, €) stays searchable and copyable. Right-to-left words are drawn from their
+// right edge leftwards, so their characters stand where the picture shows them and readers keep logical order.
+
+/** The share of a word's box below the baseline: the boxes span −0.25 … 0.95 em. */
+const BELOW = 0.25 / 1.2;
+
+const descriptors = new WeakMap<PDFDocument, PDFRef>();
+
+function descriptorOf(out: PDFDocument): PDFRef {
+  let ref = descriptors.get(out);
+  if (ref) return ref;
+  const program = out.context.flateStream(glyphlessFont());
+  const file = out.context.register(program);
+  ref = out.context.register(
+    out.context.obj({
+      Type: 'FontDescriptor',
+      FontName: 'GlyphLessFont',
+      Flags: 5,
+      FontBBox: [0, DESCENT, GLYPH_ADVANCE, ASCENT],
+      ItalicAngle: 0,
+      Ascent: ASCENT,
+      Descent: DESCENT,
+      CapHeight: ASCENT,
+      StemV: 80,
+      FontFile2: file,
+    }),
+  );
+  descriptors.set(out, ref);
+  return ref;
+}
+
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/u;
+
+export function isRightToLeft(text: string): boolean {
+  return RTL.test(text);
+}
+
+function utf16Hex(text: string): string {
+  return Buffer.from(text, 'utf16le').swap16().toString('hex').toUpperCase();
+}
+
+function hex4(value: number): string {
+  return value.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** ToUnicode: each CID to its character (one code point, possibly a surrogate pair). */
+function toUnicode(chars: readonly string[]): string {
+  const lines = ['/CIDInit /ProcSet findresource begin', '12 dict begin', 'begincmap', '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def', '/CMapName /Adobe-Identity-UCS def', '/CMapType 2 def', '1 begincodespacerange', '<0000> <FFFF>', 'endcodespacerange'];
+  for (let start = 0; start < chars.length; start += 100) {
+    const part = chars.slice(start, start + 100);
+    lines.push(`${part.length} beginbfchar`);
+    part.forEach((char, index) => lines.push(`<${hex4(start + index + 1)}> <${utf16Hex(char)}>`));
+    lines.push('endbfchar');
+  }
+  lines.push('endcmap', 'CMapName currentdict /CMap defineresource pop', 'end', 'end');
+  return lines.join('\n');
+}
+
+function number(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/** The content of the layer, and the characters in CID order (CID n is chars[n - 1]). */
+export function layerContent(fontName: string, words: readonly LayerWord[]): { content: string; chars: string[] } {
+  const cids = new Map<string, number>();
+  const chars: string[] = [];
+  const parts = ['BT 3 Tr'];
+  for (const word of words) {
+    const letters = Array.from(word.text);
+    if (letters.length === 0) continue;
+    const codes = letters.map((char) => {
+      let cid = cids.get(char);
+      if (cid === undefined) {
+        chars.push(char);
+        cid = chars.length;
+        cids.set(char, cid);
+      }
+      return hex4(cid);
+    });
+    const size = Math.max(0.5, (word.y2 - word.y1) / 1.2);
+    const natural = (letters.length * GLYPH_ADVANCE * size) / UNITS_PER_EM;
+    const scale = Math.max(1, (100 * (word.x2 - word.x1)) / natural);
+    const baseline = word.y1 + BELOW * (word.y2 - word.y1);
+    // Right to left: the text matrix mirrors x, so the first character stands at the right edge.
+    const matrix = isRightToLeft(word.text) ? `-1 0 0 1 ${number(word.x2)} ${number(baseline)}` : `1 0 0 1 ${number(word.x1)} ${number(baseline)}`;
+    parts.push(`/${fontName} ${number(size)} Tf ${number(scale)} Tz ${matrix} Tm <${codes.join('')}> Tj`);
+  }
+  parts.push('ET');
+  return { content: parts.join('\n'), chars };
+}
+
+/** Adds the invisible words to a page as a content stream of their own, with the page's own Type0 font. */
+export function addTextLayer(out: PDFDocument, page: PDFPage, words: readonly LayerWord[]): void {
+  if (words.length === 0) return;
+  const context = out.context;
+  const fontName = 'TextLayer';
+  const { content, chars } = layerContent(fontName, words);
+  if (chars.length === 0) return;
+  // Every CID draws glyph 1, the blank one.
+  const map = new Uint8Array(2 * (chars.length + 1));
+  for (let cid = 1; cid <= chars.length; cid += 1) map[2 * cid + 1] = 1;
+  const descendant = context.register(
+    context.obj({
+      Type: 'Font',
+      Subtype: 'CIDFontType2',
+      BaseFont: 'GlyphLessFont',
+      CIDSystemInfo: context.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 }),
+      FontDescriptor: descriptorOf(out),
+      DW: GLYPH_ADVANCE,
+      CIDToGIDMap: context.register(context.flateStream(map)),
+    }),
+  );
+  const font = context.register(
+    context.obj({
+      Type: 'Font',
+      Subtype: 'Type0',
+      BaseFont: 'GlyphLessFont',
+      Encoding: 'Identity-H',
+      DescendantFonts: [descendant],
+      ToUnicode: context.register(context.flateStream(toUnicode(chars))),
+    }),
+  );
+  page.node.setFontDictionary(PDFName.of(fontName), font);
+  page.node.addContentStream(context.register(context.flateStream(content)));
+}
