@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PDFDocument, PDFName, StandardFonts, degrees, type PDFContext, type PDFDict } from 'pdf-lib';
 import type { BurnBox } from '../../main/common/export-tasks.js';
 import { openPdf, textRuns } from '../../worker/burn-in/pdfjs.js';
+import { InkCursor, pageInk } from '../../worker/burn-in/vector/ink.js';
 import { addLabelFont, redactPageContent, type RedactOptions, type RedactResult } from '../../worker/burn-in/vector/redact.js';
 import { tempDir } from './instance.js';
 
@@ -54,14 +55,35 @@ export interface Applied {
   content: string;
 }
 
-export async function redactPdf(bytes: Buffer, boxes: BurnBox[], options: Partial<RedactOptions> = {}): Promise<Applied> {
+/** Each glyph's ink on page `page` as the export reads it (pdf.js), or an error message. */
+export async function inkOf(bytes: Uint8Array, page = 1): Promise<InkCursor | string> {
+  const document = await openPdf(bytes);
+  try {
+    return new InkCursor(await pageInk(await document.getPage(page)));
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** Redacts page 1 as the export does: glyphs' ink from pdf.js unless `withoutInk` (fonts' own extents). */
+export async function redactPdf(bytes: Buffer, boxes: BurnBox[], options: Partial<RedactOptions> & { withoutInk?: boolean } = {}): Promise<Applied> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  const result = redactPageContent(doc, 0, boxes, { padding: 1, labels: false, ...options });
+  const { withoutInk, ...rest } = options;
+  const ink = withoutInk ? undefined : await inkOf(bytes);
+  if (typeof ink === 'string') throw new Error(ink);
+  const result = redactPageContent(doc, 0, boxes, { padding: 1, labels: false, ...(ink && { ink }), ...rest });
   if (!result.ok) return { result, bytes: null, content: '' };
   const page = doc.getPage(0);
   page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(result.content)));
   if (result.labelFont) addLabelFont(doc.context, page.node.Resources() as PDFDict, result.labelFont);
   return { result, bytes: Buffer.from(await doc.save({ useObjectStreams: false })), content: Buffer.from(result.content).toString('latin1') };
+}
+
+/** The black drawn beyond the boxes (over glyphs they cut), as boxes: where pixels may differ too. */
+export function grownBoxes(result: RedactResult): BurnBox[] {
+  return result.ok ? result.drawn.flatMap((entry) => entry.rects.map((rect) => box(rect.x1, rect.y1, rect.x2, rect.y2))) : [];
 }
 
 export function box(x1: number, y1: number, x2: number, y2: number, label: string | null = null): BurnBox {

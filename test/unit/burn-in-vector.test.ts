@@ -8,6 +8,7 @@ import {
   helvetica,
   helveticaWidth,
   pagePdf,
+  grownBoxes,
   pdftotext,
   redactPdf,
   render,
@@ -69,7 +70,8 @@ describe('content-level redaction: text', () => {
     expect((await itemOf(out, 'tail')).x).toBeCloseTo(72 + (await advance('Beta Zebulon ', 0.3, 3)), 3);
     // Pixels outside the boxes are those of the original page; inside, the boxes are solid.
     const after = render(out);
-    expect(differingPixels(before, after, H, boxes)).toBe(0);
+    // …outside the drawn black: the boxes, grown over the whole ink of glyphs they cut.
+    expect(differingPixels(before, after, H, [...boxes, ...grownBoxes(result)])).toBe(0);
     for (const secret of boxes) expect(darkShare(after, H, secret)).toBe(1);
   });
 
@@ -103,12 +105,12 @@ describe('content-level redaction: text', () => {
     const end = 100 + 1.5 * (await helveticaWidth('Upward Secretup', 12));
     // In user space the secret runs up the page, its glyphs to the left of x = 300.
     const secret = box(300 - 12, start + 0.5, 300 + 4, end);
-    const { bytes } = await redactPdf(source, [secret]);
+    const { result, bytes } = await redactPdf(source, [secret]);
     const text = pdftotext(bytes as Buffer);
     expect(text).not.toContain('Secretup');
     expect(text).toContain('Upward');
     expect(text).toContain('Levelkeep');
-    expect(differingPixels(render(source), render(bytes as Buffer), H, [secret])).toBe(0);
+    expect(differingPixels(render(source), render(bytes as Buffer), H, [secret, ...grownBoxes(result)])).toBe(0);
   });
 
   it('a box cutting a word: only the glyphs it meets go', async () => {
@@ -133,7 +135,8 @@ describe('content-level redaction: text', () => {
       { x: 190, y: 720 },
       { x: 95, y: 720 },
     ];
-    // A triangle whose corner ends 3 points above the glyphs of "Nearmiss" (their box reaches 0.931 em up).
+    // A triangle whose corner ends above the glyphs of "Nearmiss": the ink of its N reaches 0.73 em up (608.8),
+    // about 5.4 points from the corner.
     const triangle = [
       { x: 110, y: 614.2 },
       { x: 130, y: 650 },
@@ -146,7 +149,7 @@ describe('content-level redaction: text', () => {
     expect(tightText).toContain('Innotch');
     expect(tightText).toContain('Nearmiss');
     // Innotch's glyphs reach down to 700 - 0.225 × 12 = 697.3: inside the notch, clear of its floor at 696.
-    const padded = await redactPdf(source, [polygon(triangle)], { padding: 4 });
+    const padded = await redactPdf(source, [polygon(triangle)], { padding: 7 });
     expect(pdftotext(padded.bytes as Buffer)).not.toContain('Nearmiss');
   });
 
@@ -175,7 +178,7 @@ describe('content-level redaction: text', () => {
     for (const kept of ['Keptone', 'Kepttwo', 'Keptthree', 'Keptfour']) {
       expect((await itemOf(bytes as Buffer, kept)).x, kept).toBeCloseTo((await itemOf(source, kept)).x, 3);
     }
-    expect(differingPixels(render(source), render(bytes as Buffer), H, boxes)).toBe(0);
+    expect(differingPixels(render(source), render(bytes as Buffer), H, [...boxes, ...grownBoxes(result)])).toBe(0);
   });
 
   it('font metrics: /Differences and the AFM agree with pdf-lib; /Widths with FirstChar and MissingWidth', async () => {
@@ -259,9 +262,6 @@ describe('content-level redaction: what it leaves to the raster path', () => {
     Font: { F1: standardFont('Helvetica') },
     XObject: { Fx: doc.context.register(doc.context.stream('0 0 10 10 re f', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 10, 10], Matrix: [2, 0, 0, 2, 300, 300] })) },
   });
-  const type3 = () => ({
-    Font: { T3: { Type: 'Font', Subtype: 'Type3', FontBBox: [0, 0, 1000, 1000], FontMatrix: [0.001, 0, 0, 0.001, 0, 0], CharProcs: {}, Encoding: { Type: 'Encoding', Differences: [65, 'a'] }, FirstChar: 65, LastChar: 65, Widths: [1000] } },
-  });
   const cases: { name: string; content: string; resources: (doc: PDFDocument) => Literal; reason: RegExp }[] = [
     { name: 'an image under a box', content: 'q 100 0 0 100 50 650 cm /Im1 Do Q', resources: image, reason: /image lies under a box/ },
     { name: 'an inline image under a box', content: 'q 100 0 0 100 50 650 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \u0000 EI Q', resources: helvetica, reason: /inline image/ },
@@ -269,7 +269,6 @@ describe('content-level redaction: what it leaves to the raster path', () => {
     { name: 'a long polyline under a box', content: '60 700 m 70 705 l 80 700 l 90 705 l 100 700 l 110 705 l S', resources: helvetica, reason: /many segments/ },
     { name: 'a form XObject under a box', content: 'q 0.5 0 0 0.5 -75 550 cm /Fx Do Q', resources: form, reason: /form XObject/ },
     { name: 'an unclipped shading', content: '/Sh1 sh', resources: helvetica, reason: /shading/ },
-    { name: 'a Type 3 font', content: 'BT /T3 12 Tf 300 300 Td (A) Tj ET', resources: type3, reason: /Type3/ },
     { name: 'clipping text under a box', content: 'BT /F1 12 Tf 7 Tr 72 700 Td (Clipword) Tj ET', resources: helvetica, reason: /clipping path/ },
     { name: 'optional content', content: '/OC /L1 BDC BT /F1 12 Tf 300 300 Td (x) Tj ET EMC', resources: helvetica, reason: /optional content/ },
   ];

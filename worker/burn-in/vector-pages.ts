@@ -2,11 +2,12 @@ import fs from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { BurnBox, BurnPageRequest, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
+import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
+import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
 import { leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
 
@@ -36,6 +37,7 @@ interface Rewritten extends Candidate {
   labelFont: string | null;
   labels: LayerWord[];
   removedGlyphs: number;
+  drawn: DrawnBox[];
 }
 
 /**
@@ -165,9 +167,22 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       outcomes.set(request.page, error.message);
       continue;
     }
+    const page = await document.getPage(request.page);
+    let words: SourceWord[];
+    let ink: InkCursor;
+    try {
+      // Each glyph's own ink decides whether it goes (pdf.js reads the fonts' outlines).
+      ink = new InkCursor(await pageInk(page));
+      words = await pageWords(page);
+    } catch (error) {
+      outcomes.set(request.page, `pdf.js cannot read the page's glyphs: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    } finally {
+      page.cleanup();
+    }
     let result: ReturnType<typeof redactPageContent>;
     try {
-      result = redactPageContent(source, request.page - 1, request.boxes, { padding, labels });
+      result = redactPageContent(source, request.page - 1, request.boxes, { padding, labels, ink });
     } catch (error) {
       // Whatever the rewriting did not foresee (malformed objects, numbers out of range) is the raster path's.
       result = { ok: false, reason: `the content could not be rewritten: ${error instanceof Error ? error.message : String(error)}` };
@@ -175,13 +190,6 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
     if (!result.ok) {
       outcomes.set(request.page, result.reason);
       continue;
-    }
-    const page = await document.getPage(request.page);
-    let words: SourceWord[];
-    try {
-      words = await pageWords(page);
-    } finally {
-      page.cleanup();
     }
     const sorted = sortWords(words, storedWords(request.words), request.boxes, padding, result.visible);
     candidates.push({
@@ -193,6 +201,12 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       // The labels are text too: the leak check allows what they say.
       labels: result.labels,
       removedGlyphs: result.removedGlyphs,
+      drawn: result.drawn.map((entry) => ({
+        box: entry.box,
+        redactionId: request.boxes[entry.box]?.id ?? null,
+        rects: entry.rects.map((rect): [number, number, number, number] => [rect.x1, rect.y1, rect.x2, rect.y2]),
+        growth: entry.growth,
+      })),
       visible: result.visible,
       ...sorted,
     });
@@ -219,6 +233,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       contentPath: file,
       labelFont: candidate.labelFont,
       removedGlyphs: candidate.removedGlyphs,
+      drawn: candidate.drawn,
       words: [...candidate.kept, ...candidate.labels],
       withheld: [...candidate.withheld],
     });

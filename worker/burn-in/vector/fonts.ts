@@ -4,8 +4,9 @@ import { arrayAt, dictAt, nameAt, nameOf, numberAt, numberOf, numbersOf, resolve
 import { standardFontName, standardMetrics } from './standard-fonts.js';
 
 // Glyph metrics of the fonts a page shows text with: how a string splits into glyph codes, each glyph's advance,
-// and how far glyphs reach below and above the baseline. Fonts whose glyphs cannot be placed for certain
-// (Type 3, CMaps other than Identity-H, vertical writing, simple fonts without widths) are reported as such.
+// and how far glyphs reach below and above the baseline (a stand-in where pdf.js gives no glyph's own ink).
+// Fonts whose glyphs it cannot place (CMaps other than Identity-H, simple fonts without widths) are reported
+// as such; the rewriting then reads the glyphs as pdf.js does.
 
 export interface FontMetrics {
   /** Identity-H: two bytes a code; simple fonts: one. */
@@ -15,6 +16,8 @@ export interface FontMetrics {
   /** Extent of glyphs below (negative) and above the baseline, in em. */
   descent: number;
   ascent: number;
+  /** The font program travels in the file (else each viewer substitutes its own, of slightly other shapes). */
+  embedded: boolean;
 }
 
 export type FontResolution = { ok: true; font: FontMetrics } | { ok: false; reason: string };
@@ -37,6 +40,10 @@ function verticalExtent(ascent: number | undefined, descent: number | undefined,
 
 function descriptorExtent(context: PDFContext, descriptor: PDFDict | undefined): { ascent: number; descent: number } {
   return verticalExtent(numberAt(context, descriptor, 'Ascent'), numberAt(context, descriptor, 'Descent'), numbersOf(context, arrayAt(context, descriptor, 'FontBBox')));
+}
+
+function isEmbedded(descriptor: PDFDict | undefined): boolean {
+  return ['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor?.has(PDFName.of(key)) === true);
 }
 
 const BASE_ENCODINGS: Record<string, readonly string[]> = { WinAnsiEncoding: WIN_ANSI, MacRomanEncoding: MAC_ROMAN, StandardEncoding: STANDARD };
@@ -87,18 +94,18 @@ function simpleFont(context: PDFContext, font: PDFDict, label: string): FontReso
     const missing = numberAt(context, descriptor, 'MissingWidth') ?? 0;
     return {
       ok: true,
-      font: { twoByte: false, width: (code) => (code >= first && code - first < widths.length ? widths[code - first] : missing), ...descriptorExtent(context, descriptor) },
+      font: { twoByte: false, width: (code) => (code >= first && code - first < widths.length ? widths[code - first] : missing), ...descriptorExtent(context, descriptor), embedded: isEmbedded(descriptor) },
     };
   }
   const standard = standardFontName(nameAt(context, font, 'BaseFont') ?? '');
   if (!standard) return { ok: false, reason: `font ${label} has no /Widths and is not a standard font` };
   // An embedded program brings its own widths, which readers use instead of the standard ones.
-  if (['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor?.has(PDFName.of(key)))) return { ok: false, reason: `font ${label} is embedded without /Widths` };
+  if (isEmbedded(descriptor)) return { ok: false, reason: `font ${label} is embedded without /Widths` };
   const metrics = standardMetrics(standard);
   const names = glyphNames(context, font, metrics.symbolic ? standard : null);
   if (typeof names === 'string') return { ok: false, reason: `font ${label}: ${names}` };
   const extent = descriptor ? descriptorExtent(context, descriptor) : verticalExtent(metrics.ascent, metrics.descent, metrics.bbox);
-  return { ok: true, font: { twoByte: false, width: (code) => metrics.width(names[code] ?? ''), ...extent } };
+  return { ok: true, font: { twoByte: false, width: (code) => metrics.width(names[code] ?? ''), ...extent, embedded: false } };
 }
 
 /** /W of a CIDFont: `c [w1 w2 …]` and `c_first c_last w` entries. */
@@ -133,7 +140,27 @@ function type0Font(context: PDFContext, font: PDFDict, label: string): FontResol
   const widths = cidWidths(context, arrayAt(context, descendant, 'W'));
   if (!widths) return { ok: false, reason: `font ${label}: /W cannot be read` };
   const fallback = numberAt(context, descendant, 'DW') ?? 1000;
-  return { ok: true, font: { twoByte: true, width: (code) => widths.get(code) ?? fallback, ...descriptorExtent(context, dictAt(context, descendant, 'FontDescriptor')) } };
+  const descriptor = dictAt(context, descendant, 'FontDescriptor');
+  return { ok: true, font: { twoByte: true, width: (code) => widths.get(code) ?? fallback, ...descriptorExtent(context, descriptor), embedded: isEmbedded(descriptor) } };
+}
+
+/** Type 3: /Widths in glyph space, turned into text space by the FontMatrix (which may not shear or turn). */
+function type3Font(context: PDFContext, font: PDFDict, label: string): FontResolution {
+  const matrix = numbersOf(context, arrayAt(context, font, 'FontMatrix'));
+  if (!matrix || matrix.length !== 6) return { ok: false, reason: `font ${label} (Type 3) has no readable /FontMatrix` };
+  const [a, b, c, d] = matrix as [number, number, number, number];
+  if (b !== 0 || c !== 0 || !(a !== 0) || !(d !== 0)) return { ok: false, reason: `font ${label} (Type 3) has a turned or sheared /FontMatrix` };
+  const widths = numbersOf(context, arrayAt(context, font, 'Widths'));
+  if (!widths) return { ok: false, reason: `font ${label} (Type 3) has no readable /Widths` };
+  const first = numberAt(context, font, 'FirstChar') ?? 0;
+  const bbox = numbersOf(context, arrayAt(context, font, 'FontBBox'));
+  const [, lly = -250, , ury = 1000] = bbox ?? [];
+  const extent = verticalExtent(Math.max(lly * d, ury * d) * 1000, Math.min(lly * d, ury * d) * 1000, undefined);
+  return {
+    ok: true,
+    // The glyph procedures are in the file: pdf.js measures them.
+    font: { twoByte: false, width: (code) => (code >= first && code - first < widths.length ? (widths[code - first] as number) * a * 1000 : 0), ...extent, embedded: true },
+  };
 }
 
 const cache = new WeakMap<PDFDict, FontResolution>();
@@ -146,6 +173,7 @@ export function resolveFont(context: PDFContext, font: PDFDict, label: string): 
   let resolution: FontResolution;
   if (subtype === 'Type1' || subtype === 'MMType1' || subtype === 'TrueType') resolution = simpleFont(context, font, label);
   else if (subtype === 'Type0') resolution = type0Font(context, font, label);
+  else if (subtype === 'Type3') resolution = type3Font(context, font, label);
   else resolution = { ok: false, reason: `font ${label} is ${subtype ?? 'of no known type'}, whose glyphs cannot be measured` };
   cache.set(font, resolution);
   return resolution;

@@ -1,9 +1,13 @@
 import { PDFDict, PDFName, PDFRawStream, PDFStream, type PDFContext } from 'pdf-lib';
 import type { Rect } from '../geometry.js';
+import { Bail } from './bail.js';
 import { resolveFont, type FontMetrics } from './fonts.js';
-import { apply, boundsOf, IDENTITY, maxScale, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix, type Point } from './geometry.js';
+import { boundsOf, IDENTITY, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix } from './geometry.js';
+import { InkMismatch, type InkCursor, type InkShow } from './ink.js';
+import { intersectRects, numbers, PathTracker } from './paths.js';
+import { showElements, type RemovedGlyph } from './show.js';
 import { arrayAt, dictAt, nameAt, numberAt, numbersOf, rectAt, resolved } from './pdf-values.js';
-import { formatName, formatNumber, hexString, join, literalString, operationBytes } from './serialize.js';
+import { formatName, join, operationBytes } from './serialize.js';
 import { ContentSyntaxError, parseContent, type Operand, type Operation } from './tokens.js';
 
 // Runs a page's content like a viewer would, far enough to know where every glyph, image, form and path lands,
@@ -15,12 +19,14 @@ export interface InterpretOptions {
   areas: readonly Area[];
   /** The page's visible area: glyphs centred outside it are removed too (text hidden beyond the crop box). */
   visible: Rect;
+  /** Each glyph's own ink, read by pdf.js in step with the content; without it, fonts' own metrics. */
+  ink?: InkCursor;
 }
 
-export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number } | { ok: false; reason: string };
+export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[] } | { ok: false; reason: string };
 
-/** Why the page cannot be redacted in place; it is then rendered instead. */
-export class Bail extends Error {}
+export { Bail };
+export type { RemovedGlyph };
 
 interface TextState {
   charSpacing: number;
@@ -45,54 +51,10 @@ interface GraphicsState {
   clip: Rect | null;
 }
 
-interface PathState {
-  /** Each segment as its points in user space (curves: the control points). */
-  pieces: Point[][];
-  lines: number;
-  curves: boolean;
-  current: Point | null;
-  start: Point | null;
-  clip: boolean;
-}
-
-/** A string of kept glyphs or a displacement, the items of a rewritten TJ. */
-type ShowItem = { kind: 'string'; bytes: number[]; hex: boolean } | { kind: 'move'; value: number };
-
-const PATH_PAINTING = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'n']);
-const STROKING = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
-const CLOSING = new Set(['s', 'b', 'b*']);
-/** Paths with no curve and at most this many straight segments (rules, underlines, frames) may lie under a box. */
-const MAX_PLAIN_SEGMENTS = 4;
-
-function newPath(): PathState {
-  return { pieces: [], lines: 0, curves: false, current: null, start: null, clip: false };
-}
-
-function numbers(operation: Operation, count: number): number[] {
-  const values = operation.operands.slice(-count);
-  if (values.length !== count || values.some((operand) => operand.type !== 'number')) throw new Bail(`the operator ${operation.operator} has malformed operands`);
-  return values.map((operand) => (operand as { value: number }).value);
-}
-
 function nameOperand(operation: Operation, index = 0): string {
   const operand = operation.operands[index];
   if (operand?.type !== 'name') throw new Bail(`the operator ${operation.operator} has malformed operands`);
   return operand.value;
-}
-
-function intersectRects(a: Rect | null, b: Rect): Rect {
-  if (!a) return b;
-  return { x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), x2: Math.min(a.x2, b.x2), y2: Math.min(a.y2, b.y2) };
-}
-
-function outside(visible: Rect, quad: readonly Point[]): boolean {
-  let x = 0;
-  let y = 0;
-  for (const point of quad) {
-    x += point.x / quad.length;
-    y += point.y / quad.length;
-  }
-  return x < visible.x1 || x > visible.x2 || y < visible.y1 || y > visible.y2;
 }
 
 class Interpreter {
@@ -106,14 +68,18 @@ class Interpreter {
   private textMatrix: Matrix = IDENTITY;
   private lineMatrix: Matrix = IDENTITY;
   private inText = false;
-  private path = newPath();
+  private readonly paths: PathTracker;
   removedGlyphs = 0;
+
+  readonly removed: RemovedGlyph[] = [];
 
   constructor(
     private readonly context: PDFContext,
     private readonly resources: PDFDict | undefined,
     private readonly options: InterpretOptions,
-  ) {}
+  ) {
+    this.paths = new PathTracker(options.areas);
+  }
 
   get depth(): number {
     return this.saved.length;
@@ -220,7 +186,7 @@ class Interpreter {
         this.paintShading(nameOperand(operation));
         return null;
       default:
-        this.pathOperation(operation);
+        this.paths.run(operation, this.state);
         return null;
     }
   }
@@ -278,60 +244,19 @@ class Interpreter {
       if (shown?.type !== 'string') throw new Bail(`${operator} without a string`);
       elements = [shown];
     }
-    const font = text.font;
-    if (!font) throw new Bail(text.fontProblem ?? 'no font');
-    const items: ShowItem[] = [];
-    let removed = 0;
-    for (const element of elements) {
-      if (element.type === 'number') {
-        items.push({ kind: 'move', value: element.value });
-        this.advance((-element.value / 1000) * text.fontSize * text.scale);
-      } else if (element.type === 'string') {
-        removed += this.showString(font, element.bytes, element.hex, items);
-      } else throw new Bail('TJ holds something other than strings and numbers');
+    let pdf: InkShow | null = null;
+    try {
+      pdf = this.options.ink ? this.options.ink.show() : null;
+    } catch (error) {
+      if (error instanceof InkMismatch) throw new Bail(error.message);
+      throw error;
     }
-    if (removed === 0) return null;
-    this.removedGlyphs += removed;
-    return join([...prefix, showBytes(items), Buffer.from('TJ')]);
-  }
-
-  private advance(distance: number): void {
-    const [a, b, c, d, e, f] = this.textMatrix;
-    this.textMatrix = [a, b, c, d, e + distance * a, f + distance * b];
-  }
-
-  /** Places every glyph of one string, appending kept bytes and displacements to `items`; returns glyphs removed. */
-  private showString(font: FontMetrics, bytes: Uint8Array, hex: boolean, items: ShowItem[]): number {
-    const text = this.state.text;
-    const { fontSize, scale, charSpacing, wordSpacing, rise } = text;
-    if (font.twoByte && bytes.length % 2 !== 0) throw new Bail(`a string of font ${text.fontName ?? ''} has an odd number of bytes`);
-    const step = font.twoByte ? 2 : 1;
-    let removed = 0;
-    let open: { kind: 'string'; bytes: number[]; hex: boolean } | null = null;
-    for (let index = 0; index < bytes.length; index += step) {
-      const code = font.twoByte ? ((bytes[index] as number) << 8) | (bytes[index + 1] as number) : (bytes[index] as number);
-      const width = font.width(code);
-      if (width === undefined) throw new Bail(`font ${text.fontName ?? ''} has no width for code ${code}`);
-      const advance = width / 1000;
-      const spacing = charSpacing + (!font.twoByte && code === 32 ? wordSpacing : 0);
-      const glyphMatrix = multiply(multiply([fontSize * scale, 0, 0, fontSize, 0, rise], this.textMatrix), this.state.ctm);
-      const quad = quadOf(glyphMatrix, Math.min(0, advance), font.descent, Math.max(0, advance), font.ascent);
-      if (meetsAny(this.options.areas, quad) || outside(this.options.visible, quad)) {
-        if (text.renderMode >= 4) throw new Bail('text under a box is part of a clipping path');
-        if (fontSize === 0) throw new Bail('text under a box has font size 0');
-        removed += 1;
-        open = null;
-        items.push({ kind: 'move', value: -(advance * 1000 + (spacing * 1000) / fontSize) });
-      } else {
-        if (!open) {
-          open = { kind: 'string', bytes: [], hex };
-          items.push(open);
-        }
-        for (let offset = 0; offset < step; offset += 1) open.bytes.push(bytes[index + offset] as number);
-      }
-      this.advance((advance * fontSize + spacing) * scale);
-    }
-    return removed;
+    const shownText = showElements(elements, { text, ctm: this.state.ctm, lineWidth: this.state.lineWidth, textMatrix: this.textMatrix, areas: this.options.areas, visible: this.options.visible, pdf });
+    this.textMatrix = shownText.textMatrix;
+    if (shownText.bytes === null) return null;
+    this.removedGlyphs += shownText.removedCount;
+    this.removed.push(...shownText.removed);
+    return join([...prefix, shownText.bytes, Buffer.from('TJ')]);
   }
 
   private drawXObject(name: string): void {
@@ -364,105 +289,6 @@ class Interpreter {
     if (!extent) throw new Bail('a shading fills an unclipped area');
     if (extent.x1 <= extent.x2 && extent.y1 <= extent.y2 && meetsAny(this.options.areas, rectPolygon(extent))) throw new Bail('a shading lies under a box');
   }
-
-  private pathOperation(operation: Operation): void {
-    const { operator } = operation;
-    const path = this.path;
-    const point = (x: number, y: number) => apply(this.state.ctm, x, y);
-    switch (operator) {
-      case 'm': {
-        const [x, y] = numbers(operation, 2) as [number, number];
-        path.current = point(x, y);
-        path.start = path.current;
-        return;
-      }
-      case 'l': {
-        const [x, y] = numbers(operation, 2) as [number, number];
-        const next = point(x, y);
-        path.pieces.push([path.current ?? next, next]);
-        path.lines += 1;
-        path.current = next;
-        return;
-      }
-      case 'c': {
-        const [x1, y1, x2, y2, x3, y3] = numbers(operation, 6) as [number, number, number, number, number, number];
-        this.curve(point(x1, y1), point(x2, y2), point(x3, y3));
-        return;
-      }
-      case 'v': {
-        const [x2, y2, x3, y3] = numbers(operation, 4) as [number, number, number, number];
-        this.curve(path.current ?? point(x2, y2), point(x2, y2), point(x3, y3));
-        return;
-      }
-      case 'y': {
-        const [x1, y1, x3, y3] = numbers(operation, 4) as [number, number, number, number];
-        const end = point(x3, y3);
-        this.curve(point(x1, y1), end, end);
-        return;
-      }
-      case 'h':
-        this.closeSubpath();
-        return;
-      case 're': {
-        const [x, y, width, height] = numbers(operation, 4) as [number, number, number, number];
-        const corners = [point(x, y), point(x + width, y), point(x + width, y + height), point(x, y + height)];
-        for (let side = 0; side < 4; side += 1) path.pieces.push([corners[side] as Point, corners[(side + 1) % 4] as Point]);
-        path.current = corners[0] as Point;
-        path.start = path.current;
-        return;
-      }
-      case 'W':
-      case 'W*':
-        path.clip = true;
-        return;
-      default:
-        if (PATH_PAINTING.has(operator)) this.paintPath(operator);
-    }
-  }
-
-  private curve(control1: Point, control2: Point, end: Point): void {
-    const path = this.path;
-    const start = path.current ?? control1;
-    path.pieces.push(rectPolygon(boundsOf([start, control1, control2, end])));
-    path.curves = true;
-    path.current = end;
-  }
-
-  private closeSubpath(): void {
-    const path = this.path;
-    if (path.current && path.start && (path.current.x !== path.start.x || path.current.y !== path.start.y)) {
-      path.pieces.push([path.current, path.start]);
-      path.lines += 1;
-    }
-    path.current = path.start;
-  }
-
-  private paintPath(operator: string): void {
-    if (CLOSING.has(operator)) this.closeSubpath();
-    const path = this.path;
-    this.path = newPath();
-    if (path.clip && path.pieces.length > 0) this.state.clip = intersectRects(this.state.clip, boundsOf(path.pieces.flat()));
-    if (operator === 'n' || (!path.curves && path.lines <= MAX_PLAIN_SEGMENTS)) return;
-    // Strokes reach half their width beyond the path, caps and joins somewhat more.
-    const grow = STROKING.has(operator) ? Math.max(this.state.lineWidth * maxScale(this.state.ctm), 1) : 0;
-    for (const piece of path.pieces) {
-      if (meetsAny(this.options.areas, piece, grow)) throw new Bail(path.curves ? 'a curved path lies under a box' : 'a path of many segments lies under a box');
-    }
-  }
-}
-
-function showBytes(items: readonly ShowItem[]): Uint8Array {
-  // Neighbouring displacements add up; a zero one is left out.
-  const merged: ShowItem[] = [];
-  for (const item of items) {
-    const last = merged.at(-1);
-    if (item.kind === 'move' && last?.kind === 'move') last.value += item.value;
-    else merged.push(item.kind === 'move' ? { ...item } : item);
-  }
-  const parts = merged
-    .filter((item) => item.kind === 'string' || Math.abs(item.value) > 1e-9)
-    .map((item) => (item.kind === 'move' ? Buffer.from(formatNumber(item.value), 'latin1') : item.hex ? hexString(Uint8Array.from(item.bytes)) : literalString(Uint8Array.from(item.bytes))));
-  return Buffer.concat([Buffer.from('['), join(parts), Buffer.from(']')]);
 }
 
 /**
@@ -495,5 +321,5 @@ export function rewriteContent(context: PDFContext, resources: PDFDict | undefin
   chunks.push(bytes.subarray(position));
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
-  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs };
+  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed };
 }

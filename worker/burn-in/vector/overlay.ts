@@ -73,10 +73,13 @@ export interface DrawnLabel {
 
 /**
  * Content drawing every box in opaque black (rectangles grown by the padding; polygons filled and stroked with
- * twice the padding, round joins) and, with `labelFont`, the labels that fit in white; `labels` lists the
+ * twice the padding, round joins), the black grown over cut glyphs (`grown`) and, with `labelFont`, the labels that fit in white; `labels` lists the
  * label texts drawn (they are text a reader extracts).
  */
-export function overlayContent(boxes: readonly BurnBox[], options: { padding: number; rotate: number; labelFont: string | null }): { content: Uint8Array; labels: DrawnLabel[] } {
+export function overlayContent(
+  boxes: readonly BurnBox[],
+  options: { padding: number; rotate: number; labelFont: string | null; grown?: readonly { x1: number; y1: number; x2: number; y2: number }[] },
+): { content: Uint8Array; labels: DrawnLabel[] } {
   const pad = options.padding;
   const lines = ['q 0 g 0 G 1 j 1 J'];
   for (const box of boxes) {
@@ -89,6 +92,8 @@ export function overlayContent(boxes: readonly BurnBox[], options: { padding: nu
       lines.push(`${n(x1)} ${n(y1)} ${n(Math.abs(box.x2 - box.x1) + 2 * pad)} ${n(Math.abs(box.y2 - box.y1) + 2 * pad)} re f`);
     }
   }
+  // Black over the whole ink of glyphs a box cuts (worker/burn-in/vector/drawn.ts).
+  for (const rect of options.grown ?? []) lines.push(`${n(rect.x1)} ${n(rect.y1)} ${n(rect.x2 - rect.x1)} ${n(rect.y2 - rect.y1)} re f`);
   const labels: DrawnLabel[] = [];
   if (options.labelFont) {
     const font = formatName(options.labelFont);

@@ -1,7 +1,9 @@
 import { decodePDFRawStream, PDFArray, PDFContentStream, PDFRawStream, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
 import type { BurnBox } from '../../../main/common/export-tasks.js';
 import type { Rect } from '../geometry.js';
+import { drawnAreas, type DrawnRedaction } from './drawn.js';
 import { areaOf } from './geometry.js';
+import type { InkCursor } from './ink.js';
 import { rewriteContent } from './interpret.js';
 import { freeFontName, overlayContent, type DrawnLabel } from './overlay.js';
 import { dictAt, resolved } from './pdf-values.js';
@@ -14,6 +16,8 @@ export interface RedactOptions {
   /** Points added on every side of each box. */
   padding: number;
   labels: boolean;
+  /** Each glyph's ink as pdf.js reads the page (worker/burn-in/vector/ink.ts); without it, the fonts' extents. */
+  ink?: InkCursor;
 }
 
 export type RedactResult =
@@ -30,6 +34,8 @@ export type RedactResult =
       labels: DrawnLabel[];
       /** The page's visible area (crop box within the media box). */
       visible: Rect;
+      /** Per box, the black drawn beyond it over the glyphs it cuts. */
+      drawn: DrawnRedaction[];
     }
   | { ok: false; reason: string };
 
@@ -75,8 +81,9 @@ function coversPage(boxes: readonly BurnBox[], padding: number, visible: Rect): 
 }
 
 /**
- * Rewrites page `pageIndex` of `doc` (read only: nothing in the document changes) so that no glyph under a box
- * (grown by the padding) or centred outside the visible area remains, and draws the boxes with their labels.
+ * Rewrites page `pageIndex` of `doc` (read only: nothing in the document changes) so that no glyph whose ink
+ * meets a box (grown by the padding) or centred outside the visible area remains, and draws the boxes, grown
+ * over the whole ink of the glyphs they cut, with their labels.
  */
 export function redactPageContent(doc: PDFDocument, pageIndex: number, boxes: readonly BurnBox[], options: RedactOptions): RedactResult {
   const visible = visibleArea(doc, pageIndex);
@@ -91,10 +98,11 @@ export function redactPageContent(doc: PDFDocument, pageIndex: number, boxes: re
   const node = doc.getPage(pageIndex).node;
   const resources = node.Resources();
   const areas = boxes.map((box) => areaOf(box, options.padding));
-  const rewritten = rewriteContent(doc.context, resources, content, { areas, visible });
+  const rewritten = rewriteContent(doc.context, resources, content, { areas, visible, ...(options.ink && { ink: options.ink }) });
   if (!rewritten.ok) return rewritten;
   const labelFont = options.labels && boxes.some((box) => box.label) ? freeFontName(dictAt(doc.context, resources, 'Font')) : null;
-  const overlay = overlayContent(boxes, { padding: options.padding, rotate: rotationOf(doc, pageIndex), labelFont });
+  const drawn = drawnAreas(areas, rewritten.removed);
+  const overlay = overlayContent(boxes, { padding: options.padding, rotate: rotationOf(doc, pageIndex), labelFont, grown: drawn.flatMap((entry) => entry.rects) });
   return {
     ok: true,
     content: Buffer.concat([rewritten.content, overlay.content]),
@@ -103,6 +111,7 @@ export function redactPageContent(doc: PDFDocument, pageIndex: number, boxes: re
     labelFont: overlay.labels.length > 0 ? labelFont : null,
     labels: overlay.labels,
     visible,
+    drawn,
   };
 }
 

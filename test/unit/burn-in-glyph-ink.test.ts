@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { RewrittenPage } from '../../main/common/export-tasks.js';
+import { outlineBounds, splitCodes } from '../../worker/burn-in/vector/ink.js';
+import { bboxWords, boxOver, pdflatex, popplerText, release, SETTINGS, stextWords, type StextWord } from '../helpers/burn-producers.js';
+import { box, pagePdf, pdftotext, redactPdf, type Literal } from '../helpers/vector-pdfs.js';
+
+// Removal decided by each glyph's own ink: a box over one word of tightly set lines (pdfTeX, 10 pt leading for a
+// 10 pt font: the descenders of one line end about a point above the ascenders of the next) takes that word
+// only; the lines above and below keep every letter. Black covers the whole ink of any glyph the box cuts, and
+// how far it grew is reported per box. Before, glyphs reached down 0.32 em by the font's FontBBox.
+
+const LINES = ['This is the upper line of text', 'This is the second line of text', 'This is the lower line of text'];
+
+function tightPage(preamble = ''): Buffer {
+  return pdflatex(`\\fontsize{10}{10}\\selectfont\\noindent ${LINES.join('\\\\\n')}`, preamble);
+}
+
+/**
+ * The box a reviewer draws over a word's letters: mutool's extent along the line; across it, from just below
+ * the baseline to the top of the tallest letters (Computer Modern's ascenders: 0.694 em).
+ */
+function wordBox(words: StextWord[], text: string): StextWord {
+  const word = words.find((entry) => entry.text === text);
+  if (!word) throw new Error(`mutool reads no word ${text}: ${words.map((entry) => entry.text).join(' ')}`);
+  return { ...word, y1: word.baseline - 0.3, y2: word.baseline + 0.71 * 9.9626 };
+}
+
+describe('glyph-accurate removal', () => {
+  for (const [fonts, preamble] of [
+    ['Type 1', ''],
+    ['bitmap Type 3 (T1 encoding without cm-super)', '\\usepackage[T1]{fontenc}'],
+  ] as const) {
+  it(`pdfTeX, tight leading, ${fonts} fonts: a box over the letters of "second" leaves the lines above and below whole`, async () => {
+    const source = tightPage(preamble);
+    const target = wordBox(stextWords(source), 'second');
+    const { bytes, pages } = await release(source, new Map([[1, [boxOver(target, 'r-1')]]]), { ...SETTINGS, padding: 0.5 });
+    const page = pages[0] as RewrittenPage;
+    expect(page.method).toBe('vector');
+    const text = popplerText(bytes);
+    expect(text, text).not.toContain('second');
+    expect(text).toContain(LINES[0]);
+    expect(text).toContain(LINES[2]);
+    expect(text).toMatch(/This is the\s+line of text/);
+    expect(page.drawn).toEqual([expect.objectContaining({ box: 0, redactionId: 'r-1' })]);
+  });
+  }
+
+  it('a box cutting glyphs: the black grows over their whole ink, and the growth is reported', async () => {
+    const source = tightPage();
+    const target = wordBox(stextWords(source), 'second');
+    // Only the middle of the word, cutting its first and last glyphs: they go, and the black covers them whole.
+    const width = target.x2 - target.x1;
+    const cut = { ...boxOver(target, 'r-2'), x1: target.x1 + 0.1 * width, x2: target.x2 - 0.1 * width };
+    const { bytes, pages } = await release(source, new Map([[1, [cut]]]), { ...SETTINGS, padding: 0.5 });
+    const page = pages[0] as RewrittenPage;
+    expect(page.method).toBe('vector');
+    expect(popplerText(bytes)).not.toMatch(/second|secon|econd/);
+    const [drawn] = page.drawn;
+    expect(drawn?.growth).toBeGreaterThan(0.5);
+    const [x1, , x2] = [Math.min(...(drawn?.rects ?? []).map((rect) => rect[0])), 0, Math.max(...(drawn?.rects ?? []).map((rect) => rect[2]))];
+    // The drawn black reaches the word's own ends (poppler's box, within a point), not the next words.
+    expect(x1).toBeLessThan(cut.x1 - 1);
+    expect(x1).toBeGreaterThan(target.x1 - 1.5);
+    expect(x2).toBeGreaterThan(cut.x2 + 1);
+    expect(x2).toBeLessThan(target.x2 + 1.5);
+    expect(popplerText(bytes)).toContain(LINES[0]);
+    expect(popplerText(bytes)).toContain(LINES[2]);
+  });
+
+  it('a Type 3 glyph away from every box no longer sends the page to rendering; one under a box goes, measured by d1', async () => {
+    const type3 = (doc: { context: { register: (o: unknown) => unknown; stream: (s: string) => unknown } }): Literal => ({
+      Font: {
+        F1: { Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' },
+        T3: {
+          Type: 'Font',
+          Subtype: 'Type3',
+          FontBBox: [0, 0, 1000, 1000],
+          FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+          // A bullet: a small square from 200 to 500 in glyph space.
+          CharProcs: { bullet: doc.context.register(doc.context.stream('700 0 200 200 500 500 d1 200 200 300 300 re f')) },
+          Encoding: { Type: 'Encoding', Differences: [65, 'bullet'] },
+          FirstChar: 65,
+          LastChar: 65,
+          Widths: [700],
+        },
+      },
+    } as unknown as Literal);
+    const content = 'BT /T3 12 Tf 72 700 Td (A) Tj ET BT /F1 12 Tf 90 700 Td (Listitem Secretword) Tj ET BT /T3 12 Tf 72 600 Td (AA) Tj ET';
+    const source = await pagePdf({ content, resources: type3 as never });
+    const secret = bboxWords(source).find((word) => word.text === 'Secretword') as NonNullable<ReturnType<typeof bboxWords>[number]>;
+    const away = await redactPdf(source, [boxOver(secret)]);
+    expect(away.result.ok).toBe(true);
+    expect(pdftotext(away.bytes as Buffer)).not.toContain('Secretword');
+    expect(away.content).toContain('(A) Tj');
+    // The bullets on the line at 600: the box covers the second one's square (x 80.4 to 84) only, by its d1 box.
+    const onBullet = await redactPdf(source, [box(80, 601, 85, 607)], { padding: 0 });
+    expect(onBullet.result.ok && onBullet.result.removedGlyphs).toBe(1);
+    expect(onBullet.content).toMatch(/\[\(A\) -700\]TJ|\[\(A\)\s*-700\s*\]\s*TJ/);
+  });
+
+  it('outline bounds and code splitting', () => {
+    // moveTo 0.1 0.2, curveTo (control points count), lineTo, closePath
+    expect(outlineBounds([0, 0.1, 0.2, 2, 0.5, 0.9, 0.6, -0.1, 0.7, 0.3, 1, 0.1, 0.2, 4])).toEqual({ x1: 0.1, y1: -0.1, x2: 0.7, y2: 0.9 });
+    expect(outlineBounds([])).toBe('none');
+    expect(outlineBounds([9, 1, 1])).toBeUndefined();
+    // One- and two-byte codes of a CMap: the only split that reads as pdf.js's codes.
+    expect(splitCodes([Uint8Array.from([0x41, 0x81, 0x40, 0x42])], [0x41, 0x8140, 0x42])).toEqual([[1, 2, 1]]);
+    expect(splitCodes([Uint8Array.from([0x00, 0x41])], [0x41])).toEqual([[2]]);
+    expect(splitCodes([Uint8Array.from([0x41])], [0x42])).toBeNull();
+  });
+});

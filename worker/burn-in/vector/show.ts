@@ -1,0 +1,193 @@
+import type { Rect } from '../geometry.js';
+import { Bail } from './bail.js';
+import type { FontMetrics } from './fonts.js';
+import { boundsOf, meets, maxScale, multiply, quadOf, type Area, type Matrix, type Point } from './geometry.js';
+import { splitCodes, type Ink, type InkShow } from './ink.js';
+import { formatNumber, hexString, join, literalString } from './serialize.js';
+import type { Operand } from './tokens.js';
+
+// The glyphs of one text-showing operator: where each lands, whether its ink meets an area (then it leaves its
+// string and a displacement keeps the following glyphs in place), and the extent the black must cover.
+
+export interface TextParameters {
+  charSpacing: number;
+  wordSpacing: number;
+  /** Tz / 100. */
+  scale: number;
+  fontName: string | null;
+  font: FontMetrics | null;
+  fontProblem: string | null;
+  fontSize: number;
+  renderMode: number;
+  rise: number;
+}
+
+/** A glyph taken out because its ink met areas: its extent in user space, which the black drawn must cover. */
+export interface RemovedGlyph {
+  bounds: Rect;
+  /** Indices of the areas it met. */
+  areas: number[];
+}
+
+/** A string of kept glyphs or a displacement, the items of a rewritten TJ. */
+type ShowItem = { kind: 'string'; bytes: number[]; hex: boolean } | { kind: 'move'; value: number };
+
+export interface ShowInput {
+  text: TextParameters;
+  ctm: Matrix;
+  lineWidth: number;
+  textMatrix: Matrix;
+  areas: readonly Area[];
+  visible: Rect;
+  /** The operator's glyphs as pdf.js reads them, when known. */
+  pdf: InkShow | null;
+}
+
+export interface ShowOutcome {
+  /** The rewritten TJ array, or null when every glyph stays. */
+  bytes: Uint8Array | null;
+  removed: RemovedGlyph[];
+  removedCount: number;
+  textMatrix: Matrix;
+}
+
+/** Where text without ink (spaces, invisible text) counts as lying: the middle of the line, in em. */
+const TEXT_BAND = { y1: 0.1, y2: 0.6 };
+
+function outside(visible: Rect, quad: readonly Point[]): boolean {
+  let x = 0;
+  let y = 0;
+  for (const point of quad) {
+    x += point.x / quad.length;
+    y += point.y / quad.length;
+  }
+  return x < visible.x1 || x > visible.x2 || y < visible.y1 || y > visible.y2;
+}
+
+/** How much further (em) a glyph of a font that is not embedded may reach in another viewer's substitute. */
+const SUBSTITUTE_MARGIN = 0.03;
+
+function substituted(ink: Ink | undefined, notEmbedded: boolean): Ink | undefined {
+  if (!notEmbedded || ink === undefined || ink === 'none') return ink;
+  const m = SUBSTITUTE_MARGIN;
+  return { x1: ink.x1 - m, y1: ink.y1 - m, x2: ink.x2 + m, y2: ink.y2 + m };
+}
+
+/** Byte length of each code by string: from the font's own reading, else from pdf.js's glyph codes. */
+function codeLengths(strings: readonly Uint8Array[], input: ShowInput): number[][] {
+  const { font, fontName, fontProblem } = input.text;
+  if (font) {
+    const step = font.twoByte ? 2 : 1;
+    return strings.map((bytes) => {
+      if (bytes.length % step !== 0) throw new Bail(`a string of font ${fontName ?? ''} has an odd number of bytes`);
+      return Array.from({ length: bytes.length / step }, () => step);
+    });
+  }
+  if (!input.pdf) throw new Bail(fontProblem ?? 'no font');
+  if (input.pdf.vertical) throw new Bail(`${fontProblem ?? 'the font'}; it writes vertically`);
+  const lengths = splitCodes(
+    strings,
+    input.pdf.glyphs.map((glyph) => glyph.code),
+  );
+  if (!lengths) throw new Bail(`${fontProblem ?? 'the font'}; pdf.js reads its codes in a way that does not split the strings`);
+  return lengths;
+}
+
+function advanceBy(matrix: Matrix, distance: number): Matrix {
+  const [a, b, c, d, e, f] = matrix;
+  return [a, b, c, d, e + distance * a, f + distance * b];
+}
+
+/** Places every glyph of the operator's strings and numbers (`elements`), removing those under an area. */
+export function showElements(elements: readonly Operand[], input: ShowInput): ShowOutcome {
+  const { text, areas, visible } = input;
+  const { fontSize, scale, charSpacing, wordSpacing, rise, renderMode } = text;
+  const strings = elements.flatMap((element) => (element.type === 'string' ? [element.bytes] : []));
+  const lengths = codeLengths(strings, input);
+  const pdfGlyphs = input.pdf?.glyphs ?? null;
+  if (pdfGlyphs && pdfGlyphs.length !== lengths.reduce((sum, list) => sum + list.length, 0)) throw new Bail('pdf.js reads another number of glyphs than the content shows');
+  const visibleInk = renderMode !== 3 && renderMode !== 7;
+  // Strokes reach half the line width beyond the outline.
+  const strokeGrow = [1, 2, 5, 6].includes(renderMode) ? (input.lineWidth * maxScale(input.ctm)) / 2 : 0;
+  let textMatrix = input.textMatrix;
+  const items: ShowItem[] = [];
+  const removed: RemovedGlyph[] = [];
+  let removedCount = 0;
+  let glyphIndex = 0;
+  let stringIndex = 0;
+  for (const element of elements) {
+    if (element.type === 'number') {
+      items.push({ kind: 'move', value: element.value });
+      textMatrix = advanceBy(textMatrix, (-element.value / 1000) * fontSize * scale);
+      continue;
+    }
+    if (element.type !== 'string') throw new Bail('TJ holds something other than strings and numbers');
+    const bytes = element.bytes;
+    let open: { kind: 'string'; bytes: number[]; hex: boolean } | null = null;
+    let offset = 0;
+    for (const length of lengths[stringIndex] as number[]) {
+      let code = 0;
+      for (let index = offset; index < offset + length; index += 1) code = code * 256 + (bytes[index] as number);
+      const pdf = pdfGlyphs?.[glyphIndex];
+      if (pdf && pdf.code !== code) throw new Bail(`pdf.js reads other glyph codes than the content shows (font ${text.fontName ?? ''})`);
+      const font = text.font;
+      const width = font ? font.width(code) : pdf ? pdf.advance * 1000 : undefined;
+      if (width === undefined) throw new Bail(`font ${text.fontName ?? ''} has no width for code ${code}`);
+      const advance = width / 1000;
+      const isSpace = font ? !font.twoByte && code === 32 : pdf?.isSpace === true;
+      const spacing = charSpacing + (isSpace ? wordSpacing : 0);
+      const glyphMatrix = multiply(multiply([fontSize * scale, 0, 0, fontSize, 0, rise], textMatrix), input.ctm);
+      // A CID font that is not embedded has no glyph shapes a viewer can agree on: its extent stands in.
+      const ink = font && !font.embedded && font.twoByte ? undefined : substituted(pdf?.ink, font?.embedded === false);
+      let quad: Point[];
+      let drawn = false;
+      if (!visibleInk || ink === 'none') {
+        quad = quadOf(glyphMatrix, Math.min(0, advance), TEXT_BAND.y1, Math.max(0, advance), TEXT_BAND.y2);
+      } else if (ink === undefined) {
+        // Nothing measured this glyph: the font's own extent stands in for its ink.
+        quad = quadOf(glyphMatrix, Math.min(0, advance), font?.descent ?? -0.25, Math.max(0, advance), font?.ascent ?? 1);
+        drawn = true;
+      } else {
+        quad = quadOf(glyphMatrix, ink.x1, ink.y1, ink.x2, ink.y2);
+        drawn = true;
+      }
+      const hits = areas.flatMap((area, index) => (meets(area, quad, strokeGrow) ? [index] : []));
+      if (hits.length > 0 || outside(visible, quad)) {
+        if (renderMode >= 4) throw new Bail('text under a box is part of a clipping path');
+        if (fontSize === 0) throw new Bail('text under a box has font size 0');
+        removedCount += 1;
+        if (drawn && hits.length > 0) {
+          const bounds = boundsOf(quad);
+          removed.push({ bounds: { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow }, areas: hits });
+        }
+        open = null;
+        items.push({ kind: 'move', value: -(advance * 1000 + (spacing * 1000) / fontSize) });
+      } else {
+        if (!open) {
+          open = { kind: 'string', bytes: [], hex: element.hex };
+          items.push(open);
+        }
+        for (let index = offset; index < offset + length; index += 1) open.bytes.push(bytes[index] as number);
+      }
+      textMatrix = advanceBy(textMatrix, (advance * fontSize + spacing) * scale);
+      offset += length;
+      glyphIndex += 1;
+    }
+    stringIndex += 1;
+  }
+  return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix };
+}
+
+function showBytes(items: readonly ShowItem[]): Uint8Array {
+  // Neighbouring displacements add up; a zero one is left out.
+  const merged: ShowItem[] = [];
+  for (const item of items) {
+    const last = merged.at(-1);
+    if (item.kind === 'move' && last?.kind === 'move') last.value += item.value;
+    else merged.push(item.kind === 'move' ? { ...item } : item);
+  }
+  const parts = merged
+    .filter((item) => item.kind === 'string' || Math.abs(item.value) > 1e-9)
+    .map((item) => (item.kind === 'move' ? Buffer.from(formatNumber(item.value), 'latin1') : item.hex ? hexString(Uint8Array.from(item.bytes)) : literalString(Uint8Array.from(item.bytes))));
+  return Buffer.concat([Buffer.from('['), join(parts), Buffer.from(']')]);
+}
