@@ -34,5 +34,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Integration API: the caller needs at least one of these scopes; [] means any authenticated caller. */
     scopes?: readonly Scope[];
+    /** Integration API: the caller needs every one of these too (admin-level operations, e.g. watched folders). */
+    alsoScopes?: readonly Scope[];
   }
 }

@@ -164,9 +164,10 @@ interface Candidate {
 }
 
 /**
- * The rules a folder must meet before anything watches it. `fromApi`: the path must exist now and lie under
- * `allowedRoots` when configured; config-file folders are the operator's and may point at a share that is
- * not mounted yet (the runner reports it unavailable until it is).
+ * The rules a folder must meet before anything watches it. `fromApi`: the path must exist now, and it and
+ * its output folder must lie under `allowedRoots` (none by default: the API then creates no folder);
+ * config-file folders are the operator's and may point at a share that is not mounted yet (the runner
+ * reports it unavailable until it is).
  */
 async function validateFolder(db: Executor, ctx: ServiceContext, candidate: Candidate, env: WatchedFolderEnv, fromApi: boolean, exceptId?: number) {
   const problems: ErrorDetail[] = [];
@@ -178,10 +179,8 @@ async function validateFolder(db: Executor, ctx: ServiceContext, candidate: Cand
   } else if (fromApi) {
     const stat = fs.statSync(folderPath, { throwIfNoEntry: false });
     if (!stat?.isDirectory()) problems.push({ field: 'path', message: 'no folder exists at this path' });
-    const roots = env.options.allowedRoots;
-    if (roots && !roots.some((root) => isSameOrInside(folderPath, path.resolve(root)))) {
-      problems.push({ field: 'path', message: 'must lie under one of the allowed roots (watchedFolderOptions.allowedRoots)' });
-    }
+    const rootProblem = outsideAllowedRoots(folderPath, env.options);
+    if (rootProblem) problems.push({ field: 'path', message: rootProblem });
   }
   const { pipeline, target } = candidate.settings;
   if (pipeline.scan.enabled) await checkJobStep(db, ctx, 'scan', pipeline.scan.options, 'pipeline.scan', problems);
@@ -198,8 +197,9 @@ async function validateFolder(db: Executor, ctx: ServiceContext, candidate: Cand
     else if (isSameOrInside(output, env.dataDir)) problems.push({ field: 'pipeline.export.output_path', message: "must not be inside Obscura's data directory" });
     else if (others.some((row) => isSameOrInside(output, row.path))) {
       problems.push({ field: 'pipeline.export.output_path', message: 'lies inside another watched folder, which would take the release files in again' });
-    } else if (fromApi && env.options.allowedRoots && !env.options.allowedRoots.some((root) => isSameOrInside(output, path.resolve(root)))) {
-      problems.push({ field: 'pipeline.export.output_path', message: 'must lie under one of the allowed roots (watchedFolderOptions.allowedRoots)' });
+    } else if (fromApi) {
+      const rootProblem = outsideAllowedRoots(output, env.options);
+      if (rootProblem) problems.push({ field: 'pipeline.export.output_path', message: rootProblem });
     }
     checkExportStep(pipeline.export, problems);
   }
@@ -224,14 +224,58 @@ async function validateFolder(db: Executor, ctx: ServiceContext, candidate: Cand
   }
 }
 
-/** Where the folder lives on disk: symlinks resolved when it exists, so overlap checks compare real paths. */
-function canonicalPath(folderPath: string): string {
+/**
+ * Where a path lives on disk: symlinks resolved in the longest part that exists (a folder not created yet
+ * keeps its remaining names), so overlap and root checks compare real paths and a link cannot lead out.
+ */
+export function canonicalPath(folderPath: string): string {
   const resolved = path.resolve(folderPath);
-  try {
-    return fs.realpathSync(resolved);
-  } catch {
-    return resolved;
+  const missing: string[] = [];
+  let current = resolved;
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return resolved;
+      missing.push(path.basename(current));
+      current = parent;
+    }
   }
+}
+
+/** The operator's allowed roots, symlinks resolved; empty (the default) means none. */
+export function allowedRoots(options: WatchedFolderOptions): string[] {
+  return (options.allowedRoots ?? []).filter((root) => path.isAbsolute(root)).map(canonicalPath);
+}
+
+/** Why a path may not be used through the API, or undefined when it lies under an allowed root. */
+function outsideAllowedRoots(candidate: string, options: WatchedFolderOptions): string | undefined {
+  const roots = allowedRoots(options);
+  if (roots.length === 0) {
+    return 'watched folders cannot be created through the API until the operator lists allowed roots in config.json (watchedFolderOptions.allowedRoots)';
+  }
+  if (!roots.some((root) => isSameOrInside(canonicalPath(candidate), root))) {
+    return 'must lie under one of the allowed roots (watchedFolderOptions.allowedRoots), symbolic links resolved';
+  }
+  return undefined;
+}
+
+/**
+ * Whether the runner may delete this source file (disposition delete): its real path must stay inside the
+ * folder's real path (a symlink swapped in after the folder was saved cannot aim the delete elsewhere),
+ * and for a folder made through the API, under an allowed root as well.
+ */
+export function mayDeleteSource(source: string, folderRoot: string, origin: 'api' | 'config', options: WatchedFolderOptions): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(source);
+  } catch {
+    return false;
+  }
+  if (!isSameOrInside(real, canonicalPath(folderRoot)) || real === canonicalPath(folderRoot)) return false;
+  if (origin === 'config') return true;
+  return allowedRoots(options).some((root) => isSameOrInside(real, root));
 }
 
 function settingsOf(body: Omit<CreateWatchedFolderBody, 'name' | 'path' | 'enabled'>): WatchedFolderSettings {

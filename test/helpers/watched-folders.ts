@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config, ConfigInput } from '../../main/config.js';
@@ -41,7 +42,8 @@ export interface WatchHarness {
 }
 
 export async function startWatchHarness(config: ConfigInput = {}): Promise<WatchHarness> {
-  const instance = await startInstance({ organizations: 2, config: { rateLimits: { enabled: false }, ...config } });
+  // API folders must lie under an allowed root (none by default); the tests' folders live in the temp directory.
+  const instance = await startInstance({ organizations: 2, config: { rateLimits: { enabled: false }, watchedFolderOptions: { allowedRoots: [os.tmpdir()] }, ...config } });
   const pool = new WorkerPool(2);
   const scheduler = startScheduler(instance.runtime, { pool });
   const exportRunner = startExportRunner(instance.runtime, pool);

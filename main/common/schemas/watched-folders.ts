@@ -213,7 +213,10 @@ export const WatchedFolderOptions = z.strictObject({
   storeConcurrency: z.number().int().min(1).max(64).default(4),
   /** Files whose pipeline runs at once, per folder (they mostly wait for jobs; the job pool bounds CPU). */
   pipelineConcurrency: z.number().int().min(1).max(10_000).default(64),
-  /** When set, folders created through the API (and their output folders) must lie under one of these. */
-  allowedRoots: z.array(z.string().min(1)).nullable().default(null),
+  /**
+   * Folders created through the API (and their output folders) must lie under one of these, symlinks
+   * resolved; empty (the default, and null) means the API creates none. Config-file folders are not bound.
+   */
+  allowedRoots: z.array(z.string().min(1)).nullable().default([]),
 });
 export type WatchedFolderOptions = z.output<typeof WatchedFolderOptions>;

@@ -30,6 +30,11 @@ function authorize(request: FastifyRequest, principal: Principal): void {
     const who = principal.kind === 'api_key' ? 'this key lacks' : 'your roles do not grant';
     throw new DomainError('permission_denied', `${who} the scope ${required.join(' or ')}`, { required_scopes: required });
   }
+  const also = request.routeOptions.config.alsoScopes;
+  if (also && !also.every((scope) => principal.scopes.has(scope))) {
+    const who = principal.kind === 'api_key' ? 'this key lacks' : 'your roles do not grant';
+    throw new DomainError('permission_denied', `${who} the administrative scope ${also.join(' and ')} this operation also needs`, { required_scopes: [...required, ...also] });
+  }
 }
 
 /**

@@ -34,6 +34,12 @@ function env(request: FastifyRequest): WatchedFolderEnv {
   return { options: runtime.config.watchedFolderOptions, dataDir: runtime.dataDir };
 }
 
+/**
+ * A folder reads (and with disposition delete, removes) files on this machine's disk, so managing one also
+ * needs credentials:write, the scope that can mint keys: an administrator's (docs/security.md).
+ */
+const ADMIN_SCOPES = ['credentials:write'] as const;
+
 // A folder turns files into documents, so it is managed with documents:write and read with documents:read.
 // What its pipeline does next (cases, jobs, review decisions, exports) runs as the system actor
 // `watched_folder:<id>` and is audited under that name.
@@ -48,7 +54,7 @@ export const watchedFolderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/watched-folders',
-    { config: { scopes: ['documents:write'] }, schema: { tags, body: CreateWatchedFolderBody, response: { 201: single(WatchedFolder) } } },
+    { config: { scopes: ['documents:write'], alsoScopes: ADMIN_SCOPES }, schema: { tags, body: CreateWatchedFolderBody, response: { 201: single(WatchedFolder) } } },
     (request, reply) => commit(request, reply, 201, (trx, ctx) => createWatchedFolder(trx, ctx, request.body, env(request))),
   );
 
@@ -60,13 +66,13 @@ export const watchedFolderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/watched-folders/:folder_id',
-    { config: { scopes: ['documents:write'] }, schema: { tags, params: FolderParams, body: UpdateWatchedFolderBody, response: { 200: single(WatchedFolder) } } },
+    { config: { scopes: ['documents:write'], alsoScopes: ADMIN_SCOPES }, schema: { tags, params: FolderParams, body: UpdateWatchedFolderBody, response: { 200: single(WatchedFolder) } } },
     (request, reply) => commit(request, reply, 200, (trx, ctx) => updateWatchedFolderFields(trx, ctx, request.params.folder_id, request.body, env(request))),
   );
 
   app.delete(
     '/watched-folders/:folder_id',
-    { config: { scopes: ['documents:write'] }, schema: { tags, params: FolderParams, response: { 204: z.null().describe('No longer watched') } } },
+    { config: { scopes: ['documents:write'], alsoScopes: ADMIN_SCOPES }, schema: { tags, params: FolderParams, response: { 204: z.null().describe('No longer watched') } } },
     (request, reply) => commitNoContent(request, reply, (trx, ctx) => deleteWatchedFolder(trx, ctx, request.params.folder_id, env(request).options)),
   );
 

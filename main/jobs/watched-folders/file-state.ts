@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { WatchedFileRow } from '../../db/schema.js';
 import { BlobTooLargeError, type StagedBlob } from '../../services/blob-store.js';
 import { ACCEPTED_TYPES_TEXT, detectDocumentType } from '../../services/file-types.js';
+import { mayDeleteSource } from '../../services/watched-folders.js';
 import {
   FileProblem,
   failFile,
@@ -158,7 +159,11 @@ export class FileStateMachine {
     if (file.disposition === 'leave') {
       disposal.sourceKept = (await checkSource(source, taken)) === 'ours';
     } else if (file.disposition === 'delete') {
-      await deleteSource(source, taken);
+      if (mayDeleteSource(source, layout.root, context.folder.origin, context.runtime.config.watchedFolderOptions)) await deleteSource(source, taken);
+      else {
+        context.log(`${file.relative_path}: not deleted: its real path leads outside the folder or the allowed roots; it stays where it is`);
+        disposal.sourceKept = (await checkSource(source, taken)) === 'ours';
+      }
     } else {
       disposal = await this.moveRecorded(file, () => processedPath(layout.root, file.relative_path, context.runtime.clock.now()));
     }
