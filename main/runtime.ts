@@ -8,7 +8,7 @@ import { BlobStore } from './services/blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
 import { recoverInterruptedExports } from './services/exports.js';
 import { recoverInterruptedJobs } from './services/jobs.js';
-import { dataPaths } from './services/data-dir.js';
+import { dataPaths, secureDataDir } from './services/data-dir.js';
 
 /** Everything a running Obscura instance holds open, shared by the HTTP surfaces and background work. */
 export interface Runtime {
@@ -22,6 +22,7 @@ export interface Runtime {
 
 export async function openRuntime(dataDir: string, config: Config, clock: Clock = systemClock): Promise<Runtime> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  secureDataDir(dataDir);
   const paths = dataPaths(dataDir);
   const opened = await openDatabase(paths.database);
   const blobs = new BlobStore(paths.blobs);

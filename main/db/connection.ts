@@ -17,9 +17,17 @@ export interface OpenedDatabase {
 
 /** Opens the SQLite file with the durability settings every process must share. */
 export function openSqlite(file: string): SQLite.Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Created owner-only before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+  if (file !== ':memory:' && process.platform !== 'win32') {
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+    fs.chmodSync(file, 0o600);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:' && process.platform !== 'win32') {
+    for (const side of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(side)) fs.chmodSync(side, 0o600);
+  }
   // FULL: a commit that returned is on disk even after power loss, not just a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');

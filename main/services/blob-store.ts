@@ -29,8 +29,9 @@ export class BlobStore {
   constructor(readonly root: string) {
     this.tempDir = path.join(root, 'tmp');
     this.blobDir = path.join(root, 'sha256');
-    fs.mkdirSync(this.tempDir, { recursive: true });
-    fs.mkdirSync(this.blobDir, { recursive: true });
+    // Owner-only (docs/security.md); secureDataDir tightens what an earlier version left.
+    fs.mkdirSync(this.tempDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(this.blobDir, { recursive: true, mode: 0o700 });
   }
 
   pathFor(sha256: string): string {
@@ -66,7 +67,7 @@ export class BlobStore {
   async commit(staged: StagedBlob): Promise<string> {
     const target = this.pathFor(staged.sha256);
     const dir = path.dirname(target);
-    await fsp.mkdir(dir, { recursive: true });
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     if (fs.existsSync(target)) {
       await fsp.rm(staged.tempPath, { force: true });
       return target;

@@ -52,3 +52,38 @@ export function writeCredentialsFile(dataDir: string, credentials: InitialCreden
   fs.chmodSync(file, 0o600);
   return file;
 }
+
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+function tighten(target: string, mode: number): void {
+  const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+  // Links are never followed: a link planted in the data directory must not make us chmod its target.
+  if (!stat || stat.isSymbolicLink()) return;
+  if ((stat.mode & 0o777) !== mode) fs.chmodSync(target, mode);
+}
+
+/**
+ * The data directory holds the database (with the session signing key) and every uploaded document: only
+ * its owner may read it, whatever modes an earlier version or a copied backup left. Directories 0700,
+ * files 0600, walked once at start (a chmod only where the mode differs). Not on Windows, whose ACLs
+ * the per-user profile folder already restricts.
+ */
+export function secureDataDir(dataDir: string): void {
+  if (process.platform === 'win32') return;
+  const { database, blobs, credentials } = dataPaths(dataDir);
+  tighten(dataDir, PRIVATE_DIR);
+  for (const file of [database, `${database}-wal`, `${database}-shm`, `${database}-journal`, credentials]) tighten(file, PRIVATE_FILE);
+  const pending = [blobs];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat?.isDirectory()) continue;
+    tighten(dir, PRIVATE_DIR);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const child = path.join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(child);
+      else if (entry.isFile()) tighten(child, PRIVATE_FILE);
+    }
+  }
+}
