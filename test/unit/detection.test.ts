@@ -256,6 +256,6 @@ describe('boxes', () => {
       words: text.split(' ').map((word, index) => ({ text: word, x1: 0, y1: 0, x2: 0, y2: 0, confidence: 90, start: start + index, end: start + index + 0.8 })),
     });
     const findings = detectPages([segment(1, 'please call me at', 0), segment(2, '217 555 0143 thanks', 4)], plan(['phone']));
-    expect(findings).toEqual([{ entity: 'phone', page: 2, score: 0.9, cues: ['call'], boxes: [], start: 4, end: 6.8 }]);
+    expect(findings).toEqual([{ entity: 'phone', page: 2, score: 1, cues: ['call', 'valid number'], rule: 'pattern:phone-nanp', boxes: [], start: 4, end: 6.8 }]);
   });
 });

@@ -19,6 +19,7 @@ import {
   findSsns,
 } from './patterns.js';
 import { buildPageText, type PageInput, type PageText } from './text.js';
+import { mapBack, unwrap } from './unwrap.js';
 
 export type { PageInput } from './text.js';
 
@@ -62,6 +63,19 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
   const found: Candidate[] = [];
   for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
   found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
+  // Values broken across lines: the detectors again over the text with its line breaks joined; only the
+  // matches that cross a break are new. The name tagger reads across breaks by itself.
+  if (text.includes('\n')) {
+    const joined = unwrap(text);
+    const again: Candidate[] = [];
+    for (const kind of compiled.kinds) if (kind !== 'person_name') again.push(...DETECTORS[kind](joined.text));
+    again.push(...findPatterns(joined.text, compiled.patterns));
+    for (const candidate of again) {
+      const wrapped = mapBack(joined, candidate);
+      if (wrapped) found.push(wrapped);
+    }
+  }
+  for (const candidate of found) candidate.rule ??= candidate.entity === 'custom_term' ? 'template:term' : candidate.entity === 'custom_pattern' ? 'template:pattern' : `pattern:${candidate.entity}`;
   return found.filter((candidate) => candidate.end > candidate.start && candidate.score >= compiled.minScore);
 }
 
@@ -113,6 +127,7 @@ export function detectPages(pages: readonly PageInput[], plan: DetectionPlan, on
     for (const candidate of final) {
       const finding: DetectionFinding = { entity: candidate.entity, page: page.page, score: candidate.score, cues: candidate.cues, boxes: [] };
       if (candidate.pattern) finding.pattern = candidate.pattern;
+      if (candidate.rule) finding.rule = candidate.rule;
       if (joined) {
         const span = timeSpanForRange(page, candidate.start, candidate.end);
         const firstWord = page.spans.findIndex((wordSpan) => wordSpan.start >= 0 && wordSpan.end > candidate.start);

@@ -246,7 +246,17 @@ export function findNames(text: string): Candidate[] {
   for (const candidate of rules) {
     const other = spans.find((span) => span.kind !== 'PER' && span.start < candidate.end && candidate.start < span.end && span.confidence >= 0.6);
     const backed = candidate.cues.length > 0;
-    found.push(other && !backed ? { ...candidate, score: clamp(candidate.score - 0.3) } : candidate);
+    const rule = other && !backed ? { ...candidate, score: clamp(candidate.score - 0.3) } : candidate;
+    // One name found both ways: the longer span, with the better score ("OKONKWO, ÉMILIE" over "ÉMILIE").
+    const inside = found.findIndex((model) => model.rule?.startsWith('model:') && model.start >= rule.start && model.end <= rule.end);
+    const around = found.findIndex((model) => model.rule?.startsWith('model:') && rule.start >= model.start && rule.end <= model.end);
+    if (inside >= 0) {
+      const model = found[inside] as Candidate;
+      found[inside] = { ...rule, score: Math.max(rule.score, model.score), cues: [...new Set([...rule.cues, ...model.cues, 'model'])] };
+    } else if (around >= 0) {
+      const model = found[around] as Candidate;
+      found[around] = { ...model, score: Math.max(rule.score, model.score), cues: [...new Set([...model.cues, ...rule.cues])] };
+    } else found.push(rule);
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { findNumbers } from 'libphonenumber-js/max';
+import { findNumbers, isValidPhoneNumber } from 'libphonenumber-js/max';
 import { abaValid, cardNetwork, ibanLength, ibanValid, luhnValid, ssnValid } from './checksums.js';
 import { clamp, cuesNear, windowBefore, type Candidate } from './candidate.js';
 
@@ -35,33 +35,67 @@ export function findEmails(text: string): Candidate[] {
   return found;
 }
 
-const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
-const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
-// US layouts: (202) 555-0143, 202-555-0143, 202.555.0143, 202 555 0143, 1-202-555-0143, +1 202 555 0143.
-const US_LAYOUT = /^(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s./-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?|extension)\s*\d{1,6})?$/i;
+const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|number|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
+const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
+const EXTENSION = String.raw`(?:\s*(?:x|ext\.?|extension|#)\s*\d{1,6})?`;
+// Shapes, not validity: NANP (optionally +1, 1 or 001 first, area code in brackets or not, any of the usual
+// separators), and international numbers after a + or 00 with two to six groups.
+const PHONE_SHAPES: readonly RegExp[] = [
+  new RegExp(String.raw`(?<![\w+\-.])(?:(?:\+|00)?1[\s.\-]?)?(?:\(\d{3}\)[\s.\-]?|\d{3}[\s.\-]?)\d{3}[\s.\-]?\d{4}${EXTENSION}(?![\w\-])`, 'gi'),
+  new RegExp(String.raw`(?<![\w+\-.])(?:\+|00)[1-9]\d{0,2}(?:[\s.\-]?\(?\d{1,5}\)?){2,6}${EXTENSION}(?![\w\-])`, 'gi'),
+];
+// After a phone cue, any digit run of a phone's length with the usual separators ("call me at 4420 794 6095").
+const CUED_DIGITS = /(?<![\w+\-.])\+?\(?\d[\d\s().\-]{5,18}\d(?![\w\-])/g;
 
+function phoneValid(raw: string): boolean {
+  try {
+    return isValidPhoneNumber(raw.replace(/\s*(?:x|ext\.?|extension|#)\s*\d{1,6}$/i, ''), 'US');
+  } catch {
+    return false;
+  }
+}
+
+/** Phones by shape and by cue; a number libphonenumber calls valid scores higher, an invalid one is kept. */
 export function findPhones(text: string): Candidate[] {
-  const found: Candidate[] = [];
-  for (const match of findNumbers(text, { defaultCountry: 'US', v2: true })) {
-    const start = match.startsAt;
-    const end = match.endsAt;
+  const found = new Map<string, Candidate>();
+  const add = (start: number, end: number, base: number, rule: string) => {
     const raw = text.slice(start, end);
-    if (/\n|\t/.test(raw)) continue;
-    // Glued to other digits or dashes: part of a longer identifier.
-    if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1))) continue;
-    const digits = raw.replace(/\D/g, '');
-    let base: number;
-    if (raw.startsWith('+')) base = 0.75;
-    else if (US_LAYOUT.test(raw)) base = 0.7;
-    else if (/^\d{10,11}$/.test(raw)) base = 0.35;
-    else base = 0.2;
-    if (digits.length < 10) base -= 0.2;
+    const digits = raw.replace(/\s*(?:x|ext\.?|extension|#)\s*\d{1,6}$/i, '').replace(/\D/g, '');
+    if (digits.length < 7 || digits.length > 15 || /^(\d)\1+$/.test(digits)) return;
+    // Glued to other digits or dashes: part of a longer identifier. Dates and times are no phones.
+    if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1))) return;
+    if (/^\d{4}[-.]\d{2}[-.]\d{2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(raw)) return;
     const cues = cuesNear(text, start, end, PHONE_CUE, { before: 40, after: 15 });
     const negative = PHONE_NEGATIVE_CUE.test(windowBefore(text, start, 30, 0));
-    const score = base + (cues.length > 0 ? 0.2 : 0) - (negative ? 0.4 : 0);
-    found.push({ entity: 'phone', start, end, score: clamp(score), cues });
+    const valid = phoneValid(raw);
+    const score = base + (cues.length > 0 ? 0.25 : 0) + (valid ? 0.15 : 0) - (negative ? 0.45 : 0);
+    const key = `${start}:${end}`;
+    const previous = found.get(key);
+    if (!previous || previous.score < score) found.set(key, { entity: 'phone', start, end, score: clamp(score), cues: valid ? [...cues, 'valid number'] : cues, rule });
+  };
+  for (const [index, shape] of PHONE_SHAPES.entries()) {
+    for (const match of text.matchAll(shape)) {
+      const raw = match[0];
+      const separated = /[\s.\-()]/.test(raw.replace(/^\+/, ''));
+      // Ten digits in one block are as often an account or order number: a cue must back them.
+      const base = index === 1 ? 0.65 : separated ? 0.6 : 0.3;
+      add(match.index, match.index + raw.length, base, index === 1 ? 'pattern:phone-international' : 'pattern:phone-nanp');
+    }
   }
-  return found;
+  for (const match of text.matchAll(CUED_DIGITS)) {
+    const raw = match[0].replace(/[\s.(\-]+$/, '');
+    if (/\n|\t/.test(raw)) continue;
+    const cues = cuesNear(text, match.index, match.index + raw.length, PHONE_CUE, { before: 40, after: 0 });
+    if (cues.length === 0) continue;
+    add(match.index, match.index + raw.length, 0.3, 'pattern:phone-after-cue');
+  }
+  // libphonenumber's own finder catches layouts the shapes above do not (national formats abroad).
+  for (const match of findNumbers(text, { defaultCountry: 'US', v2: true })) {
+    const raw = text.slice(match.startsAt, match.endsAt);
+    if (/\n|\t/.test(raw)) continue;
+    add(match.startsAt, match.endsAt, raw.startsWith('+') ? 0.6 : 0.35, 'pattern:phone-libphonenumber');
+  }
+  return [...found.values()];
 }
 
 const CARD_CUE = /\b(?:card|credit|debit|visa|master ?card|mc|amex|american express|discover|diners|jcb|cc|cc#|pan|acct|account|charged?|payment|purchase|expir(?:es|y|ation)|exp|cvv)\b/i;
@@ -79,7 +113,9 @@ export function findCards(text: string): Candidate[] {
       let digits = '';
       for (let to = from; to < groups.length && digits.length < 19; to += 1) {
         digits += (groups[to] as { digits: string }).digits;
-        if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits) && (!best || digits.length > best.digits.length)) best = { from, to, digits };
+        // 12 digits only for Maestro, the one network that issues them.
+        const length = digits.length >= 13 || (digits.length === 12 && cardNetwork(digits) === 'maestro');
+        if (length && digits.length <= 19 && luhnValid(digits) && (!best || digits.length > best.digits.length)) best = { from, to, digits };
       }
     }
     if (!best) continue;
@@ -102,21 +138,24 @@ const IBAN_CUE = /\b(?:iban|bank|account|acct|kontonummer|rekening|bic|swift|wir
 
 export function findIbans(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Z]{2})(\d{2})(?=[ ]?[A-Z0-9])/g)) {
-    const length = ibanLength(match[1] ?? '');
+  // Any case ("de89 3704 …" as typed into forms), groups split by single spaces or dashes.
+  for (const match of text.matchAll(/(?<![A-Za-z0-9])([A-Za-z]{2})(\d{2})(?=[ -]?[A-Za-z0-9])/g)) {
+    const country = (match[1] ?? '').toUpperCase();
+    const length = ibanLength(country);
     if (!length) continue;
-    // Take characters (skipping single spaces between groups) until the country's length is reached.
-    let compact = `${match[1]}${match[2]}`;
+    // Take characters (skipping single separators between groups) until the country's length is reached.
+    let compact = `${country}${match[2]}`;
     let cursor = match.index + 4;
     while (compact.length < length && cursor < text.length) {
       const char = text.charAt(cursor);
-      if (/[A-Z0-9]/.test(char)) compact += char;
-      else if (!(char === ' ' && /[A-Z0-9]/.test(text.charAt(cursor + 1)))) break;
+      if (/[A-Za-z0-9]/.test(char)) compact += char.toUpperCase();
+      else if (!((char === ' ' || char === '-') && /[A-Za-z0-9]/.test(text.charAt(cursor + 1)))) break;
       cursor += 1;
     }
     if (compact.length !== length || /[A-Za-z0-9]/.test(text.charAt(cursor)) || !ibanValid(compact)) continue;
     const cues = cuesNear(text, match.index, cursor, IBAN_CUE);
-    found.push({ entity: 'iban', start: match.index, end: cursor, score: clamp(0.85 + (cues.length > 0 ? 0.1 : 0)), cues });
+    const upper = /^[A-Z]{2}$/.test(match[1] ?? '');
+    found.push({ entity: 'iban', start: match.index, end: cursor, score: clamp((upper ? 0.85 : 0.75) + (cues.length > 0 ? 0.1 : 0)), cues });
   }
   return found;
 }
@@ -197,7 +236,7 @@ export function findDates(text: string): { start: number; end: number }[] {
   return dates.sort((a, b) => a.start - b.start);
 }
 
-const DOB_CUE = /\b(?:d\.?\s?o\.?\s?b\b\.?|date of birth|birth ?date|born(?: on)?|birthday|b\/d|fecha de nacimiento)/gi;
+const DOB_CUE = /\b(?:d\.?\s?o\.?\s?b\b\.?|date of birth|birth ?date|born(?: on| in)?|birthday|b\/d|b-day|bday|fecha de nacimiento|geburtsdatum|née?|age \d{1,3}, born)/gi;
 
 /** Dates of birth: a date only counts with a birth cue before it (or just after it) and no other date in between. */
 export function findDatesOfBirth(text: string): Candidate[] {

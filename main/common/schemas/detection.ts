@@ -138,6 +138,8 @@ export interface DetectionFinding {
   cues: string[];
   /** Pattern name for custom_pattern. */
   pattern?: string;
+  /** What produced it: `model:ner-perceptron`, `rule:<name>`, `pattern:<kind or shape>`, `template:<term|pattern>`. */
+  rule?: string;
   boxes: FindingBox[];
   /** Transcripts: the time span in seconds. */
   start?: number;

@@ -94,6 +94,7 @@ export async function stageSuggestions(db: Executor, ctx: ServiceContext, docume
         job_id: String(policy.jobId),
         match_id: match,
         ...(finding.pattern !== undefined && { pattern: finding.pattern }),
+        ...(finding.rule !== undefined && { rule: finding.rule }),
         ...(policy.template !== null && { template: policy.template }),
       };
       const input: BoxInput = {

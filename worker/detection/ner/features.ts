@@ -60,6 +60,26 @@ function titleCaseLines(tokens: readonly NerToken[]): boolean[] {
   return result;
 }
 
+// The features of a word alone repeat across pages: kept per word (and lexicons), bounded.
+const OWN_CACHE = new Map<string, string[]>();
+let cacheLexicons: Lexicons | null = null;
+
+function ownFeatures(w: string, s: string, lex: Lexicons): readonly string[] {
+  if (cacheLexicons !== lex) {
+    OWN_CACHE.clear();
+    cacheLexicons = lex;
+  }
+  const key = `${w}\u0000${s}`;
+  let features = OWN_CACHE.get(key);
+  if (!features) {
+    features = ['b', `w=${w}`, `s=${s}`, `p1=${w.slice(0, 1)}`, `p2=${w.slice(0, 2)}`, `p3=${w.slice(0, 3)}`, `x2=${w.slice(-2)}`, `x3=${w.slice(-3)}`, `x4=${w.slice(-4)}`];
+    for (const [name, set] of [['G', lex.given], ['S', lex.surname], ['T', lex.title], ['O', lex.org], ['C', lex.cue]] as const) if (set.has(w)) features.push(`lex=${name}`, `lex=${name} s=${s}`);
+    if (OWN_CACHE.size > 50_000) OWN_CACHE.clear();
+    OWN_CACHE.set(key, features);
+  }
+  return features;
+}
+
 /** Feature strings of every token, without the previous-tag features (those depend on decoding). */
 export function tokenFeatures(tokens: readonly NerToken[], lex: Lexicons): string[][] {
   const lower = tokens.map((token) => token.text.toLowerCase());
@@ -72,7 +92,7 @@ export function tokenFeatures(tokens: readonly NerToken[], lex: Lexicons): strin
     const s = shapes[index] as string;
     const previous = tokens[index - 1];
     const start = !previous || SENTENCE_END.has(previous.text) || (token.newline && !/[,\p{L}]/u.test(previous.text.slice(-1)));
-    const features = ['b', `w=${w}`, `s=${s}`, `p1=${w.slice(0, 1)}`, `p2=${w.slice(0, 2)}`, `p3=${w.slice(0, 3)}`, `x2=${w.slice(-2)}`, `x3=${w.slice(-3)}`, `x4=${w.slice(-4)}`];
+    const features = ownFeatures(w, s, lex).slice();
     features.push(`w-1=${word(index - 1)}`, `w+1=${word(index + 1)}`, `w-2=${word(index - 2)}`, `w+2=${word(index + 2)}`);
     features.push(`s-1=${shapeAt(index - 1)}`, `s+1=${shapeAt(index + 1)}`, `s-1s+1=${shapeAt(index - 1)}|${s}|${shapeAt(index + 1)}`);
     features.push(`w-1w=${word(index - 1)}|${w}`, `ww+1=${w}|${word(index + 1)}`);
@@ -80,10 +100,9 @@ export function tokenFeatures(tokens: readonly NerToken[], lex: Lexicons): strin
     if (token.newline) features.push('nl');
     if (heading[index] && isWordToken(token.text)) features.push('heading');
     if (w.length === 1 && isCap(token.text) && tokens[index + 1]?.text === '.') features.push('initial');
+    const before = word(index - 1);
+    const after = word(index + 1);
     for (const [name, set] of [['G', lex.given], ['S', lex.surname], ['T', lex.title], ['O', lex.org], ['C', lex.cue]] as const) {
-      if (set.has(w)) features.push(`lex=${name}`, `lex=${name} s=${s}`);
-      const before = word(index - 1);
-      const after = word(index + 1);
       if (set.has(before)) features.push(`lex-1=${name}`);
       if (set.has(after)) features.push(`lex+1=${name}`);
     }

@@ -53,8 +53,8 @@ export function shippedModel(): NerModel {
   return loaded;
 }
 
-export function scoreFeatures(model: NerModel, features: readonly string[], into: Float64Array): void {
-  into.fill(0);
+export function scoreFeatures(model: NerModel, features: readonly string[], into: Float64Array, reset = true): void {
+  if (reset) into.fill(0);
   for (const feature of features) {
     const weights = model.weights.get(feature);
     if (!weights) continue;
@@ -85,7 +85,8 @@ export function tagTokens(model: NerModel, tokens: readonly NerToken[], personTh
   let previous = '<s>';
   let previous2 = '<s>';
   base.forEach((features) => {
-    scoreFeatures(model, [...features, ...historyFeatures(previous, previous2, features)], scores);
+    scoreFeatures(model, features, scores);
+    scoreFeatures(model, historyFeatures(previous, previous2, features), scores, false);
     let best = 0;
     for (let tag = 1; tag < scores.length; tag += 1) if ((scores[tag] as number) > (scores[best] as number)) best = tag;
     const top = scores[best] as number;
