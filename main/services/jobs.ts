@@ -88,10 +88,14 @@ export interface ClaimedJob {
 
 /** Takes the oldest queued job and marks it running (one more attempt). Call inside a transaction. */
 export async function claimNextJob(db: Executor, clock: Clock): Promise<ClaimedJob | null> {
-  const row = await findOldestQueuedJob(db);
-  if (!row) return null;
-  const now = clock.now().toISOString();
-  await updateJobIfStatus(db, row.id, 'queued', { status: 'running', attempts: row.attempts + 1, started_at: now, updated_at: now, progress: 0 });
+  let row = await findOldestQueuedJob(db);
+  // The claim is conditional (still queued): a job another claimant took in between is not ours to run.
+  for (;;) {
+    if (!row) return null;
+    const now = clock.now().toISOString();
+    if (await updateJobIfStatus(db, row.id, 'queued', { status: 'running', attempts: row.attempts + 1, started_at: now, updated_at: now, progress: 0 })) break;
+    row = await findOldestQueuedJob(db);
+  }
   const job = await findJobById(db, row.id);
   if (!job) return null;
   const document = await findDocument(db, row.organization_id, row.document_id);
