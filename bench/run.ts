@@ -15,10 +15,11 @@ import { detectionBench } from './detection.js';
 import { renderTable } from './lib/format.js';
 import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
+import { searchBench } from './search.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench];
+const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

@@ -5,7 +5,8 @@
 // service folds those into the index before it answers, so the index is never behind the page store.
 export const searchIndex = `
 CREATE TABLE search_pages (
-  id INTEGER PRIMARY KEY,
+  -- AUTOINCREMENT: a replaced page gets a new id, so (count, max, sum) of a case's ids changes with any change.
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   organization_id INTEGER NOT NULL REFERENCES organizations(id),
   case_id INTEGER NOT NULL REFERENCES cases(id),
   document_id INTEGER NOT NULL REFERENCES documents(id),

@@ -43,3 +43,8 @@ export async function updateDocument(db: Executor, organizationId: number, id: n
 export function listAllCaseDocuments(db: Executor, organizationId: number, caseId: number) {
   return db.selectFrom('documents').selectAll().where('organization_id', '=', organizationId).where('case_id', '=', caseId).orderBy('id').execute();
 }
+
+/** Ids and names of a case's live documents (search reads pages of these only). */
+export function listLiveCaseDocumentNames(db: Executor, organizationId: number, caseId: number) {
+  return db.selectFrom('documents').select(['id', 'file_name']).where('organization_id', '=', organizationId).where('case_id', '=', caseId).where('deleted_at', 'is', null).execute();
+}

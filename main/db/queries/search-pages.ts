@@ -26,14 +26,16 @@ export interface SearchScope {
 }
 
 /**
- * Indexed pages of a case's live documents in (document, page) order, with their text; narrowed by the
- * FTS5 expression when there is one.
+ * Indexed pages of a case's live documents in (document, page) order, with the strings the search reads
+ * (the other is ''): half the bytes for most searches. Narrowed by the FTS5 expression when there is one.
  */
-export function listSearchPages(db: Executor, scope: SearchScope, ftsQuery: string | null) {
+export function listSearchPages(db: Executor, scope: SearchScope, ftsQuery: string | null, reads: 'text' | 'folded' | 'both') {
   let query = db
     .selectFrom('search_pages as p')
     .innerJoin('documents as d', 'd.id', 'p.document_id')
-    .select(['p.document_id', 'p.page_number', 'p.unit', 'p.text', 'p.folded', 'd.file_name'])
+    .select(['p.document_id', 'p.page_number', 'p.unit', 'd.file_name'])
+    .select(reads === 'folded' ? sql<string>`''`.as('text') : sql<string>`p.text`.as('text'))
+    .select(reads === 'text' ? sql<string>`''`.as('folded') : sql<string>`p.folded`.as('folded'))
     .where('p.organization_id', '=', scope.organizationId)
     .where('p.case_id', '=', scope.caseId)
     .where('d.deleted_at', 'is', null);
@@ -46,4 +48,28 @@ export function listSearchPages(db: Executor, scope: SearchScope, ftsQuery: stri
     );
   }
   return query.orderBy('p.document_id').orderBy('p.page_number').execute();
+}
+
+/** Changes whenever a page of the case is indexed, replaced or removed (ids are never reused). */
+export async function searchPagesFingerprint(db: Executor, organizationId: number, caseId: number): Promise<string> {
+  const row = await db
+    .selectFrom('search_pages')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max('id').as('m'), sql<number>`total(id)`.as('s')])
+    .where('organization_id', '=', organizationId)
+    .where('case_id', '=', caseId)
+    .executeTakeFirstOrThrow();
+  return `${row.n}:${row.m ?? 0}:${row.s}`;
+}
+
+
+/** Every indexed page of a case (deleted documents included), in (document, page) order: for the page cache. */
+export function listAllSearchPages(db: Executor, organizationId: number, caseId: number) {
+  return db
+    .selectFrom('search_pages')
+    .select(['document_id', 'page_number', 'unit', 'text', 'folded'])
+    .where('organization_id', '=', organizationId)
+    .where('case_id', '=', caseId)
+    .orderBy('document_id')
+    .orderBy('page_number')
+    .execute();
 }

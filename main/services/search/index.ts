@@ -2,7 +2,7 @@ import { DomainError } from '../../common/errors.js';
 import type { PageWord } from '../../common/schemas/pages.js';
 import type { SearchBody, SearchHit, SearchRedactBody, SearchRedactResult } from '../../common/schemas/search.js';
 import { findPageWords } from '../../db/queries/document-pages.js';
-import { findDocumentsByIds } from '../../db/queries/documents.js';
+import { findDocumentsByIds, listLiveCaseDocumentNames } from '../../db/queries/documents.js';
 import type { Executor } from '../../db/queries/executor.js';
 import { listDocumentRedactions } from '../../db/queries/redactions.js';
 import { listSearchPages } from '../../db/queries/search-pages.js';
@@ -16,6 +16,7 @@ import { uuidFrom } from '../redactions/suggestions.js';
 import { contextOf, hitRef, matchBoxes } from './hits.js';
 import { catchUpSearchIndex } from './index-sync.js';
 import { compileSearch, type TextMatch } from './matcher.js';
+import { cachedCasePages } from './page-cache.js';
 import { buildPageText } from './page-text.js';
 
 // Case-wide search and search-and-redact: the one front door of main/services/search/.
@@ -27,7 +28,8 @@ interface PageMatches {
   page_number: number;
   unit: 'pdf_points' | 'image_pixels';
   file_name: string;
-  text: string;
+  /** The indexed string the matches were found in (text or folded): checked against the stored page. */
+  indexed: string;
   matches: TextMatch[];
 }
 
@@ -62,11 +64,11 @@ function decodeSearchCursor(raw: string | undefined): Cursor | undefined {
 async function findMatches(db: Executor, ctx: ServiceContext, caseId: number, body: SearchBody): Promise<PageMatches[]> {
   await requireCase(db, ctx, caseId);
   const compiled = compileSearch({ query: body.query, mode: body.mode, wholeWord: body.whole_word, caseSensitive: body.case_sensitive });
+  const organizationId = ctx.actor.organizationId;
+  const names = new Map((await listLiveCaseDocumentNames(db, organizationId, caseId)).map((row) => [row.id, row.file_name]));
   const documentIds = body.document_ids?.map(Number);
   if (documentIds) {
-    const found = await findDocumentsByIds(db, ctx.actor.organizationId, documentIds);
-    const inCase = new Set(found.filter((row) => row.case_id === caseId && row.deleted_at === null).map((row) => row.id));
-    const missing = documentIds.filter((id) => !inCase.has(id));
+    const missing = documentIds.filter((id) => !names.has(id));
     if (missing.length > 0) {
       throw new DomainError('validation_error', `document_ids names documents that are not in case ${caseId}: ${missing.slice(0, 10).join(', ')}`, [
         { field: 'document_ids', message: `not documents of this case: ${missing.slice(0, 10).join(', ')}` },
@@ -74,12 +76,18 @@ async function findMatches(db: Executor, ctx: ServiceContext, caseId: number, bo
     }
   }
   await catchUpSearchIndex(db);
-  const pages = await listSearchPages(db, { organizationId: ctx.actor.organizationId, caseId, documentIds }, compiled.ftsQuery);
+  const wanted = documentIds ? new Set(documentIds) : names;
+  const cached = await cachedCasePages(db, organizationId, caseId);
+  const pages = cached
+    ? cached.filter((page) => wanted.has(page.document_id))
+    : await listSearchPages(db, { organizationId, caseId, documentIds }, compiled.ftsQuery, compiled.reads);
+  const found = compiled.findPages(pages);
   const result: PageMatches[] = [];
-  for (const page of pages) {
-    const matches = compiled.find(page.text, page.folded);
-    if (matches.length > 0) result.push({ document_id: page.document_id, page_number: page.page_number, unit: page.unit, file_name: page.file_name, text: page.text, matches });
-  }
+  pages.forEach((page, index) => {
+    const matches = found[index] ?? [];
+    const indexed = compiled.reads === 'text' ? page.text : page.folded;
+    if (matches.length > 0) result.push({ document_id: page.document_id, page_number: page.page_number, unit: page.unit, file_name: names.get(page.document_id) ?? '', indexed, matches });
+  });
   return result;
 }
 
@@ -90,7 +98,7 @@ async function hitsOfPage(db: Executor, ctx: ServiceContext, page: PageMatches, 
   const words = JSON.parse(row.words) as PageWord[];
   const text = buildPageText(row.text, words);
   // The index is caught up in the same read, so this differs only if OCR replaced the page in between.
-  if (text.text !== page.text) return [];
+  if (text.folded !== page.indexed && text.text !== page.indexed) return [];
   const hits: { hit: SearchHit; pieces: SearchHit['box'][] }[] = [];
   for (const match of matches) {
     const boxes = matchBoxes(text, words, match);
@@ -101,8 +109,8 @@ async function hitsOfPage(db: Executor, ctx: ServiceContext, page: PageMatches, 
         document_id: String(page.document_id),
         file_name: page.file_name,
         page: page.page_number,
-        text: page.text.slice(match.start, match.end),
-        context: contextOf(page.text, match),
+        text: text.text.slice(match.start, match.end),
+        context: contextOf(text.text, match),
         box: boxes.box,
         ...(boxes.pieces.length > 1 && { boxes: boxes.pieces }),
         units: page.unit === 'pdf_points' ? 'pdf_points' : 'pixels',

@@ -21,6 +21,7 @@ export interface PageText {
 }
 
 const MARKS = /\p{M}+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Lower case without diacritics, one output code unit per input code unit, so offsets found in the folded
@@ -28,6 +29,7 @@ const MARKS = /\p{M}+/gu;
  * (or itself).
  */
 export function foldSameLength(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
   let out = '';
   for (const char of text) {
     const folded = char.normalize('NFD').replace(MARKS, '').toLowerCase();
@@ -42,6 +44,7 @@ export function foldSameLength(text: string): string {
 
 /** Diacritics removed, case kept, same length (for case-sensitive text search). */
 export function stripMarksSameLength(text: string): string {
+  if (ASCII.test(text)) return text;
   let out = '';
   for (const char of text) {
     const stripped = char.normalize('NFD').replace(MARKS, '');
