@@ -3,7 +3,7 @@ import type { Executor } from './executor.js';
 // Reads of the audit trail and the layer history that the release safeguards need: who approved a case and
 // when, and what changed after that.
 
-/** The newest move of the case to `approved` (audit record of the status change), or undefined. */
+/** The newest approval of the case: its move to `approved`, or a re-approval after changes (audit records). */
 export function findLatestApproval(db: Executor, organizationId: number, caseId: number) {
   return db
     .selectFrom('audit_log')
@@ -11,8 +11,7 @@ export function findLatestApproval(db: Executor, organizationId: number, caseId:
     .where('organization_id', '=', organizationId)
     .where('resource_type', '=', 'case')
     .where('resource_id', '=', String(caseId))
-    .where('action', '=', 'case.status_change')
-    .where('details', 'like', '%"to":"approved"%')
+    .where((eb) => eb.or([eb.and([eb('action', '=', 'case.status_change'), eb('details', 'like', '%"to":"approved"%')]), eb('action', '=', 'case.release_reapprove')]))
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -11,7 +11,7 @@ import {
 } from '../../common/schemas/releases.js';
 import { IdParam, single } from '../../common/schemas/shared.js';
 import { requireCase } from '../../services/cases.js';
-import { checkRelease } from '../../services/releases/safeguards.js';
+import { checkRelease, reapproveRelease } from '../../services/releases/safeguards.js';
 import { getCaseReleaseDetails, releaseSettingsOf, updateCaseReleaseDetails, updateReleaseSettings } from '../../services/releases/settings.js';
 import { createWithholding, listWithholdings, removeWithholding } from '../../services/releases/withholdings.js';
 import { commit, commitNoContent, read } from './respond.js';
@@ -79,5 +79,11 @@ export const releaseRoutes: FastifyPluginAsyncZod = async (app) => {
         const documentIds = request.query.document_ids?.split(',') ?? null;
         return checkRelease(db, { organizationId: ctx.actor.organizationId, caseId: request.params.case_id, documentIds });
       }),
+  );
+
+  app.post(
+    '/cases/:case_id/release-approval',
+    { config: { scopes: ['cases:write'] }, schema: { tags, params: CaseParams, body: z.strictObject({}).nullish(), response: { 201: single(ReleaseCheck) } } },
+    (request, reply) => commit(request, reply, 201, (trx, ctx) => reapproveRelease(trx, ctx, request.params.case_id)),
   );
 };

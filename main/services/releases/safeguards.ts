@@ -8,6 +8,10 @@ import { listDocumentRedactions } from '../../db/queries/redactions.js';
 import { listLatestDecisions } from '../../db/queries/review-decisions.js';
 import { LAYERS } from '../../common/redaction-catalog.js';
 import { SAFEGUARDS, type ReleaseCheck, type Safeguard, type SafeguardBlock } from '../../common/schemas/releases.js';
+import { DomainError } from '../../common/errors.js';
+import { requireCase } from '../cases.js';
+import { recordChange } from '../change-log.js';
+import type { ServiceContext } from '../context.js';
 import { releaseSettingsOf } from './settings.js';
 
 // The checks before a release leaves: each enabled safeguard that fails is one block with what it concerns.
@@ -97,4 +101,18 @@ export async function checkRelease(db: Executor, selection: ReleaseSelection): P
     checks: SAFEGUARDS.map((check) => ({ check, enabled: enabled[check], passed: !failing.has(check) })),
     blocks,
   };
+}
+
+/**
+ * Re-approval of an approved case whose redactions or withholdings changed after its approval (the case
+ * workflow has no way back from approved): the caller approves the case as it stands now. Separation of
+ * duties then applies to this approver.
+ */
+export async function reapproveRelease(db: Executor, ctx: ServiceContext, caseId: number): Promise<ReleaseCheck> {
+  const caseRow = await requireCase(db, ctx, caseId);
+  if (caseRow.status !== 'approved') {
+    throw new DomainError('conflict', `the case is ${caseRow.status}; only an approved case is re-approved (approve it through the case workflow)`, { status: caseRow.status });
+  }
+  await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId) } });
+  return checkRelease(db, { organizationId: ctx.actor.organizationId, caseId, documentIds: null });
 }
