@@ -7,6 +7,7 @@ import { WorkerPool } from './jobs/pool.js';
 import { startScheduler } from './jobs/scheduler.js';
 import { startWebhookDispatcher } from './jobs/webhooks.js';
 import { WatchedFolders } from './jobs/watched-folders/manager.js';
+import { startIntake } from './services/intake/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -50,6 +51,8 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
   const pool = new WorkerPool();
   const scheduler = startScheduler(runtime, { pool });
   const exportRunner = startExportRunner(runtime, pool);
+  // E-mail, Office and text files become PDF documents (with their attachments as children) on the same pool.
+  const intake = await startIntake(runtime, pool);
   // Watching starts in the background: a large tree or an unmounted share must not delay serving.
   const watchedFolders = new WatchedFolders(runtime);
   watchedFolders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
@@ -69,6 +72,7 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
         await scheduler.stop();
         // Running exports are stopped and go back to pending; then the shared threads end.
         await exportRunner.stop();
+        await intake.stop();
         await pool.destroy();
         // Attempts in flight are recorded as interrupted and sent again at the next start.
         await webhooks.stop();

@@ -7,6 +7,9 @@ import { splitEmbeddedMessages } from './mime-split.js';
 // A CommonJS package: under Node's ESM loader its default export arrives one level down.
 const MsgReader = MsgReaderModule.default;
 
+/** MIME parts read from one message; past this mailparser stops with 'Max allowed child nodes exceeded'. */
+export const MAX_MIME_PARTS = 20_000;
+
 export interface MessagePart {
   name: string;
   contentType: string;
@@ -59,7 +62,10 @@ function ids(value: string | string[] | undefined): string[] {
 /** RFC 5322/MIME through mailparser (any charset, encoded words, RFC 2231 names); forwarded messages split off first. */
 export async function parseEml(raw: Buffer): Promise<ParsedMessage> {
   const { stripped, messages } = splitEmbeddedMessages(raw);
-  const parsed = await simpleParser(stripped, { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 20_000_000 });
+  // maxChildNodes goes to mailparser's splitter (default 1,000 parts): a message of up to 20,000 parts is read,
+  // and the attachment limit then decides how many become documents.
+  const options = { skipImageLinks: true, skipTextLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 20_000_000, maxChildNodes: MAX_MIME_PARTS };
+  const parsed = await simpleParser(stripped, options as Parameters<typeof simpleParser>[1]);
   if (parsed.headerLines.length === 0) throw new Error('not a MIME message: no header fields were found');
   const dateLine = parsed.headerLines.find((line) => line.key === 'date')?.line ?? null;
   const headers: EmailHeaders = {

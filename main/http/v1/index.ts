@@ -16,6 +16,7 @@ import { redactionRoutes } from './redactions.js';
 import { releaseRoutes } from './releases.js';
 import { roleRoutes } from './roles.js';
 import { searchRoutes } from './search.js';
+import { intakeRoutes } from './intake.js';
 import { serviceAccountRoutes } from './service-accounts.js';
 import { templateRoutes } from './templates.js';
 import { uploadSessionRoutes } from './upload-sessions.js';
@@ -64,6 +65,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(templateRoutes);
   await app.register(watchedFolderRoutes);
   await app.register(searchRoutes);
+  await app.register(intakeRoutes);
 };
 
 function asArray<T>(value: T | T[] | undefined): T[] {
