@@ -23,6 +23,7 @@ export function toDocument(row: DocumentRow): Document {
     attachment_index: row.attachment_index,
     thread_id: row.thread_id,
     email: row.email === null ? null : (JSON.parse(row.email) as EmailHeaders),
+    duplicate_of: row.duplicate_of === null ? null : String(row.duplicate_of),
     media_type: row.media_type,
     size: row.size,
     sha256: row.sha256,

@@ -3,7 +3,7 @@ import type { Db } from '../db/connection.js';
 import type { Executor } from '../db/queries/executor.js';
 import type { UploadFileRow, UploadSessionRow } from '../db/schema.js';
 import { insertBlobIfAbsent } from '../db/queries/blobs.js';
-import { findDocumentsByIds, insertDocument } from '../db/queries/documents.js';
+import { findDocumentsByIds, findFirstCaseDocumentWithSha256, insertDocument } from '../db/queries/documents.js';
 import {
   findUploadFileByToken,
   insertUploadFiles,
@@ -208,6 +208,8 @@ export async function completeUploadSession(db: Executor, ctx: ServiceContext, s
   const now = isoNow(ctx);
   for (const file of files) {
     if (!file.sha256 || !file.media_type || !file.document_type) throw new Error(`upload file ${file.id} lacks its content record`);
+    // Same bytes already in the case (or earlier in this session): recorded, for the client to offer skipping it.
+    const first = await findFirstCaseDocumentWithSha256(db, ctx.actor.organizationId, session.case_id, file.sha256);
     const documentId = await insertDocument(db, {
       organization_id: ctx.actor.organizationId,
       case_id: session.case_id,
@@ -218,6 +220,7 @@ export async function completeUploadSession(db: Executor, ctx: ServiceContext, s
       media_type: file.media_type,
       document_type: file.document_type,
       source_type: sourceTypeOf(file.document_type),
+      duplicate_of: first ? (first.duplicate_of ?? first.id) : null,
       created_at: now,
       updated_at: now,
       deleted_at: null,

@@ -31,6 +31,7 @@ export const Document = z
     attachment_index: z.number().int().nullable().describe('Position among its parent\'s attachments, from 0'),
     thread_id: z.string().nullable().describe('Shared by every message of a thread'),
     email: EmailHeaders.nullable(),
+    duplicate_of: z.string().nullable().describe('The first live document of the case with the same SHA-256, when this one repeats it'),
     media_type: z.string(),
     size: z.number().int(),
     sha256: z.string(),

@@ -48,3 +48,17 @@ export function listAllCaseDocuments(db: Executor, organizationId: number, caseI
 export function listLiveCaseDocumentNames(db: Executor, organizationId: number, caseId: number) {
   return db.selectFrom('documents').select(['id', 'file_name']).where('organization_id', '=', organizationId).where('case_id', '=', caseId).where('deleted_at', 'is', null).execute();
 }
+
+/** The first live document of a case with this content: what a repeated upload is a duplicate of. */
+export async function findFirstCaseDocumentWithSha256(db: Executor, organizationId: number, caseId: number, sha256: string): Promise<{ id: number; duplicate_of: number | null } | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'duplicate_of'])
+    .where('organization_id', '=', organizationId)
+    .where('case_id', '=', caseId)
+    .where('sha256', '=', sha256)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
