@@ -5,6 +5,7 @@ import { composeMessage, documentBytes, pdfFonts, pdfText, settledIntake, startI
 
 interface DocumentBody {
   id: string;
+  fileName: string;
   document_type: string;
   source_type: string;
   media_type: string;
@@ -89,7 +90,7 @@ describe('e-mail intake', () => {
     expect(pdfFonts(pdf)).toMatch(/DejaVuSans\S* +CID TrueType +Identity-H +yes +\S+ +yes/);
     const family = await familyOf(id);
     expect(family.root_id).toBe(id);
-    expect(family.members.map((member) => [member.depth, member.document.fileName ?? '', member.document.attachment_index])).toEqual([
+    expect(family.members.map((member) => [member.depth, member.document.fileName, member.document.attachment_index])).toEqual([
       [0, 'budget.eml', null],
       [1, 'presupuesto año.pdf', 0],
       [1, 'notes.eml', 1],
