@@ -169,12 +169,14 @@ export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId
   const documents = new Map((await findDocumentsByIds(db, ctx.actor.organizationId, [...byDocument.keys()])).map((row) => [row.id, row]));
   const redactionIds: string[] = [];
   let hitCount = 0;
+  let documentCount = 0;
   for (const [documentId, documentPages] of byDocument) {
     const document = documents.get(documentId);
     if (!document) continue;
     const source = sourceForDocumentType(document.document_type);
     const existing = new Set((await listDocumentRedactions(db, documentId)).map((row) => row.redaction_id));
     const boxes: { box: BoxInput; pendingReason: Record<string, unknown> }[] = [];
+    const hitsBefore = hitCount;
     for (const page of documentPages) {
       const wanted = page.matches.filter((match) => !exclude.has(hitRef(documentId, page.page_number, match)));
       for (const { hit, pieces } of await hitsOfPage(db, ctx, page, wanted)) {
@@ -190,6 +192,7 @@ export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId
         }
       }
     }
+    if (hitCount > hitsBefore) documentCount += 1;
     if (boxes.length === 0) continue;
     const change = body.state === 'pending' ? { staged: boxes } : { upserts: boxes.map((entry) => entry.box) };
     const result = await writeLayer(db, ctx, documentId, body.layer, change, { origin: 'api' });
@@ -202,5 +205,5 @@ export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId
     resourceId: caseId,
     details: { mode: body.mode, query: body.query.slice(0, 200), layer: body.layer, state: body.state, hits: hitCount, created: redactionIds.length },
   });
-  return { created: redactionIds.length, redaction_ids: redactionIds, hits: hitCount, documents: byDocument.size };
+  return { created: redactionIds.length, redaction_ids: redactionIds, hits: hitCount, documents: documentCount };
 }

@@ -9,6 +9,7 @@ import { ExportDialog } from '../export/ExportDialog.js';
 import { CaseHeader } from './CaseHeader.js';
 import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
+import { SearchPanel } from './SearchPanel.js';
 import { UploadPanel } from './UploadPanel.js';
 
 export function CaseView({ caseId }: { caseId: string }) {
@@ -56,6 +57,7 @@ export function CaseView({ caseId }: { caseId: string }) {
           <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
+          <SearchPanel caseId={caseId} />
         </div>
         <aside className="case-side" aria-label="Comments">
           <CommentsPanel document={selectedDocument} />
