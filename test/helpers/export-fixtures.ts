@@ -22,6 +22,8 @@ import {
 } from 'pdf-lib';
 import { DownloadUrl } from '../../main/common/schemas/documents.js';
 import { Export } from '../../main/common/schemas/exports.js';
+import { DEFAULT_RELEASE_SETTINGS, SAFEGUARDS } from '../../main/common/schemas/releases.js';
+import { putReleaseSettings } from '../../main/db/queries/release-settings.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { upsertDocumentPage } from '../../main/db/queries/document-pages.js';
 import { startExportRunner, type ExportRunner } from '../../main/jobs/exports.js';
@@ -692,9 +694,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A test instance (rate limits off) with the export runner on a real worker pool (started unless told). */
-export async function startExportHarness(options: Parameters<typeof startInstance>[0] & { runner?: boolean } = {}): Promise<Harness> {
+/**
+ * A test instance (rate limits off) with the export runner on a real worker pool (started unless told). The
+ * release safeguards (approval, separation of duties…) are turned off in its organizations unless
+ * `safeguards: true`: suites about burn-in and formats release unreviewed cases; releases-*.test.ts keep them.
+ */
+export async function startExportHarness(options: Parameters<typeof startInstance>[0] & { runner?: boolean; safeguards?: boolean } = {}): Promise<Harness> {
   const instance = await startInstance({ ...options, config: { rateLimits: { enabled: false }, ...options.config } });
+  if (!options.safeguards) {
+    const off = { ...DEFAULT_RELEASE_SETTINGS, safeguards: Object.fromEntries(SAFEGUARDS.map((name) => [name, false])) };
+    for (const org of instance.orgs) await putReleaseSettings(instance.runtime.db, Number(org.organization_id), JSON.stringify(off), new Date().toISOString());
+  }
   const pool = new WorkerPool();
   const harness: Harness = {
     instance,

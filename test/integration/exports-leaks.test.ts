@@ -180,15 +180,24 @@ describe('exports: nothing under a box survives', () => {
       expectMethods(exported, method, loaded.documentIds);
     }, 120_000);
 
-    it(`zip, method ${method}: every document file is leak-free, its boxes black where a viewer draws them; manifest, log and record agree`, async () => {
+    it(`zip, method ${method}: every document file is leak-free, its boxes black where a viewer draws them; manifest and index agree`, async () => {
       const { exported, bytes } = await exportFile(harness.instance, { case_id: loaded.caseId, format: 'zip', options: { labels: false, method } });
       expectMethods(exported, method, loaded.documentIds);
       expect(exported.file?.media_type).toBe('application/zip');
       const files = await unzip(bytes);
       const names = [...files.keys()].sort();
-      expect(names).toEqual(['case.json', 'documents/001-born-digital.pdf', 'documents/002-scanned.pdf', 'documents/003-photo.pdf', 'documents/004-scan.pdf', 'documents/005-shared.pdf', 'manifest.json', 'redaction-log.csv']);
+      expect(names).toEqual([
+        'documents/001-born-digital.pdf',
+        'documents/002-scanned.pdf',
+        'documents/003-photo.pdf',
+        'documents/004-scan.pdf',
+        'documents/005-shared.pdf',
+        'manifest.json',
+        'withholding-index.csv',
+        'withholding-index.pdf',
+      ]);
       const manifest = JSON.parse(files.get('manifest.json')?.toString('utf8') ?? '{}') as { schema_version: number; files: { path: string; size: number; sha256: string }[] };
-      expect(manifest.schema_version).toBe(1);
+      expect(manifest.schema_version).toBe(2);
       expect(manifest.files.map((file) => file.path).sort()).toEqual(names.filter((name) => name !== 'manifest.json'));
       for (const entry of manifest.files) {
         const content = files.get(entry.path) as Buffer;
@@ -204,16 +213,14 @@ describe('exports: nothing under a box survives', () => {
       // The page without redactions or visible annotations was copied, its text still vector text.
       expect(qpdfExpanded(files.get('documents/001-born-digital.pdf') as Buffer)).toContain('(Plainpage Visible text) Tj');
       // The text files name no secret either (the suggestion's pending_reason named one).
-      for (const name of ['case.json', 'redaction-log.csv', 'manifest.json']) {
+      for (const name of ['withholding-index.csv', 'manifest.json']) {
         const content = files.get(name)?.toString('utf8') ?? '';
         for (const secret of corpus.secrets) expect(content.includes(secret), `${name} contains ${secret}`).toBe(false);
       }
-      const log = files.get('redaction-log.csv')?.toString('utf8') ?? '';
-      expect(log.trimEnd().split('\r\n')).toHaveLength(1 + appliedCount(corpus));
-      const record = JSON.parse(files.get('case.json')?.toString('utf8') ?? '{}') as { schema_version: number; documents: { redactions: { state: string; applied: boolean }[] }[] };
-      expect(record.schema_version).toBe(1);
-      expect(record.documents.flatMap((document) => document.redactions).filter((redaction) => redaction.applied)).toHaveLength(appliedCount(corpus));
-      expect(record.documents.flatMap((document) => document.redactions).map((redaction) => redaction.state).sort()).toContain('rejected');
+      // The index counts every applied box once (rows group a page's boxes by exemption and category).
+      const index = files.get('withholding-index.csv')?.toString('utf8') ?? '';
+      const counts = index.trimEnd().split('\r\n').slice(1).map((line) => Number(/,in part,(\d+),/.exec(line)?.[1] ?? 0));
+      expect(counts.reduce((sum, count) => sum + count, 0)).toBe(appliedCount(corpus));
     }, 120_000);
   }
 

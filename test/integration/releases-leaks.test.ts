@@ -46,7 +46,7 @@ describe('release package leaks nothing internal', () => {
   let release: Map<string, Buffer>;
 
   beforeAll(async () => {
-    h = await startExportHarness();
+    h = await startExportHarness({ safeguards: true });
     const drawer = await keyWithScopes(h.instance, ['cases:read', 'cases:write', 'documents:read', 'documents:write', 'redactions:read', 'redactions:write', 'comments:write']);
     await h.instance.runtime.db.updateTable('api_keys').set({ name: SECRETS.keyName }).where('organization_id', '=', orgId(h.instance)).where('name', 'like', 'scoped %').execute();
     caseId = await createCase(h.instance, SECRETS.caseName, drawer);

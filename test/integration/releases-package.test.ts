@@ -30,7 +30,7 @@ describe('release package', () => {
   let first: Map<string, Buffer>;
 
   beforeAll(async () => {
-    h = await startExportHarness();
+    h = await startExportHarness({ safeguards: true });
     drawer = await drawerKey(h.instance);
     caseId = await createCase(h.instance, 'Blackwater internal matter', drawer);
     const request = (method: 'PATCH', url: string, body: unknown) => h.instance.request({ method, url, body });

@@ -22,7 +22,7 @@ describe('release safeguards', () => {
   let documentId: string;
 
   beforeAll(async () => {
-    h = await startExportHarness();
+    h = await startExportHarness({ safeguards: true });
     drawer = await drawerKey(h.instance);
     caseId = await createCase(h.instance, 'Guarded case', drawer);
     const [document] = await uploadDocuments(h.instance, caseId, [{ name: 'a.pdf', bytes: minimalPdf('Guarded text') }], drawer);
