@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { ParserLimits } from './common/parser-limits.js';
 import { ConfigWatchedFolder, WatchedFolderOptions } from './common/schemas/watched-folders.js';
 
 const Tier = z.strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().int().min(1) });
@@ -94,6 +95,8 @@ export const ConfigSchema = z.strictObject({
       apiKeyPerAddress: Throttle.default({ freeFailures: 50, baseDelaySeconds: 1, maxDelaySeconds: 30, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
     })
     .prefault({}),
+  /** What a worker thread may decode from one file, its heap and the memory watchdog (docs/security.md). */
+  parserLimits: ParserLimits.prefault({}),
   /** Largest JSON body accepted on either API surface. */
   bodyLimitBytes: z.number().int().min(1024).default(10 * 1024 * 1024),
   idempotencyRetentionHours: z.number().min(24).default(48),

@@ -4,6 +4,7 @@ import { openDatabase, type Db } from './db/connection.js';
 import { listBlobHashes } from './db/queries/blobs.js';
 import { deleteExpiredDownloadTokens } from './db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore, releaseAllRunningIdempotencyKeys } from './db/queries/idempotency-keys.js';
+import { configureWorkerLimits } from './jobs/pool.js';
 import { BlobStore } from './services/blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
 import { recoverInterruptedExports } from './services/exports.js';
@@ -23,6 +24,7 @@ export interface Runtime {
 export async function openRuntime(dataDir: string, config: Config, clock: Clock = systemClock): Promise<Runtime> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   secureDataDir(dataDir);
+  configureWorkerLimits(config.parserLimits);
   const paths = dataPaths(dataDir);
   const opened = await openDatabase(paths.database);
   const blobs = new BlobStore(paths.blobs);

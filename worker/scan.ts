@@ -1,3 +1,4 @@
+import { assertPdfDecompression, pdfjsLimitOptions } from './limits.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
@@ -103,7 +104,8 @@ function scanActiveContent(bytes: Buffer, text: string): ScanActiveContent {
 async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (progress: WorkerProgress) => void): Promise<ScanPdf> {
   const encryptedInTrailer = /\/Encrypt\b/.test(text);
   // pdf.js takes ownership of the array it is given; hand it a copy so the Buffer stays usable.
-  const loading = getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0 });
+  await assertPdfDecompression(bytes);
+  const loading = getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, ...pdfjsLimitOptions() });
   const empty = { pages: [], text_layer_pages: [], page_count: null };
   let document;
   try {

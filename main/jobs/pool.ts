@@ -4,7 +4,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { DEFAULT_PARSER_LIMITS, type ParserLimits } from '../common/parser-limits.js';
 import type { ResultFor, WorkerEnvelope, WorkerProgress, WorkerTask } from '../common/worker-messages.js';
+
+let workerLimits: ParserLimits = DEFAULT_PARSER_LIMITS;
+
+/** The process's parser limits (config.json `parserLimits`); pools created afterwards hand them to their threads. */
+export function configureWorkerLimits(limits: ParserLimits): void {
+  workerLimits = limits;
+}
+
+/** Resident memory past which the watchdog stops running tasks. */
+export function watchdogBytes(limits: ParserLimits): number {
+  if (limits.watchdogRssMb > 0) return limits.watchdogRssMb * 1024 * 1024;
+  return Math.min(8 * 1024 ** 3, Math.floor(os.totalmem() / 2));
+}
+
+/** How a task stopped by the watchdog fails: the job's error message. */
+export class ResourceLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResourceLimitError';
+  }
+}
 
 /**
  * One thread per core: OCR and burn-in must use every core to keep up with native tools, and the main
@@ -34,29 +56,79 @@ export interface RunOptions {
 /** The worker threads; typed per task kind. Aborting a running task makes piscina replace its thread. */
 export class WorkerPool {
   private readonly piscina: Piscina<WorkerEnvelope, unknown>;
+  private readonly running = new Set<AbortController>();
+  private readonly limits = workerLimits;
+  private watchdog: NodeJS.Timeout | null = null;
 
   constructor(readonly size = defaultPoolSize()) {
     // Threads start on demand and leave when idle, so an instance that runs no jobs holds none. They run the
     // compiled worker and take none of this process's flags: a loader such as tsx (tests, benchmarks) would
     // otherwise start in every thread and its source-map support alone grows each thread's heap fourfold.
-    this.piscina = new Piscina({ filename: workerEntry(), execArgv: [], minThreads: 0, maxThreads: size, idleTimeout: 30_000 });
+    // Each thread's V8 heap is bounded; pictures and inflated streams (outside the heap) are bounded by the
+    // parser limits the thread reads from workerData, and the watchdog below catches what slips past both.
+    this.piscina = new Piscina({
+      filename: workerEntry(),
+      execArgv: [],
+      minThreads: 0,
+      maxThreads: size,
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.workerHeapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+      workerData: { parserLimits: this.limits },
+    });
+  }
+
+  /** Checks resident memory twice a second while tasks run; past the limit every running task is stopped. */
+  private watch(): void {
+    if (this.watchdog) return;
+    const limit = watchdogBytes(this.limits);
+    this.watchdog = setInterval(() => {
+      const rss = process.memoryUsage.rss();
+      if (rss <= limit) return;
+      const reason = `the server's memory reached ${Math.round(rss / 1024 ** 2)} MiB, over the watchdog limit of ${Math.round(limit / 1024 ** 2)} MiB (parserLimits.watchdogRssMb); the task was stopped`;
+      for (const controller of this.running) controller.abort(new ResourceLimitError(reason));
+    }, 500);
+    this.watchdog.unref();
   }
 
   async run<T extends WorkerTask>(task: T, options: RunOptions): Promise<ResultFor<T['kind']>> {
     const channel = new MessageChannel();
     channel.port1.on('message', (message: WorkerProgress) => options.onProgress(message));
+    const controller = new AbortController();
+    const forward = () => controller.abort(options.signal.reason);
+    if (options.signal.aborted) forward();
+    else options.signal.addEventListener('abort', forward, { once: true });
+    this.running.add(controller);
+    this.watch();
     try {
       const envelope: WorkerEnvelope = { task, progressPort: channel.port2 };
-      const result = (await this.piscina.run(envelope, { transferList: [channel.port2], signal: options.signal })) as ResultFor<T['kind']>;
+      const result = (await this.piscina.run(envelope, { transferList: [channel.port2], signal: controller.signal })) as ResultFor<T['kind']>;
       if (result.kind !== task.kind) throw new Error(`worker answered a ${task.kind} task with a ${result.kind} result`);
       return result;
+    } catch (error) {
+      // Stopped by the watchdog (not by the caller): fail with the reason; piscina has replaced the thread.
+      if (controller.signal.reason instanceof ResourceLimitError && !options.signal.aborted) throw controller.signal.reason;
+      if (isHeapLimitExit(error)) throw new ResourceLimitError(`the worker thread ran out of its ${this.limits.workerHeapMb} MiB heap (parserLimits.workerHeapMb) and was stopped`);
+      throw error;
     } finally {
+      options.signal.removeEventListener('abort', forward);
+      this.running.delete(controller);
+      if (this.running.size === 0 && this.watchdog) {
+        clearInterval(this.watchdog);
+        this.watchdog = null;
+      }
       channel.port1.close();
     }
   }
 
   /** Stops every thread; running tasks are rejected. */
   destroy(): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     return this.piscina.destroy();
   }
+}
+
+/** A thread that passed its resourceLimits exits with ERR_WORKER_OUT_OF_MEMORY. */
+function isHeapLimitExit(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY';
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { FontWidths, TextRun } from './words.js';
+import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
 // Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.
@@ -10,10 +11,11 @@ const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/pac
 const dir = (name: string) => `${path.join(root, name)}${path.sep}`;
 
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+  await assertPdfDecompression(bytes);
   // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.
   const loading = getDocument({
+    ...pdfjsLimitOptions(),
     data: new Uint8Array(bytes),
-    isEvalSupported: false,
     // Keeps each font's widths and ToUnicode map, so word boxes can follow the real glyph advances.
     fontExtraProperties: true,
     disableFontFace: true,

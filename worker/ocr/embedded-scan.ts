@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import { assertImagePixels } from '../limits.js';
 import { ImageKind, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
 import { greyTiff } from './grey-tiff.js';
@@ -157,6 +158,7 @@ function placement(page: PDFPageProxy, matrix: Matrix, width: number, height: nu
 export async function embeddedScan(page: PDFPageProxy, dpi: number, source?: PDFDocument): Promise<EmbeddedScan | null> {
   const stored = source ? storedPicture(source, page.pageNumber - 1) : null;
   if (stored) {
+    assertImagePixels(stored.width, stored.height, `the picture on page ${page.pageNumber}`);
     const placed = placement(page, stored.matrix, stored.width, stored.height, dpi);
     if (!placed) return null;
     const image = stored.filter === 'jpeg' ? stored.stored : readSamples(stored, placed.dpi);

@@ -1,3 +1,4 @@
+import { assertImageFile, assertImagePixels, assertPageCount } from '../limits.js';
 import fs from 'node:fs/promises';
 import type { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -115,9 +116,15 @@ async function recognizeImage(task: OcrPageTask, started: number): Promise<OcrPa
 async function imageOfPage(task: OcrPageTask): Promise<Uint8Array> {
   if (task.documentType === 'png' || task.documentType === 'jpeg') {
     if (task.pageNumber > 1) throw new Error(`page ${task.pageNumber} does not exist: the image has 1 page`);
-    return orientedGrey(await fs.readFile(task.blobPath));
+    const bytes = await fs.readFile(task.blobPath);
+    assertImageFile(bytes);
+    return orientedGrey(bytes);
   }
-  const pageCount = task.documentType === 'tiff' ? ((await tiffPageSizes(task.blobPath))?.length ?? 1) : 1;
+  const sizes = task.documentType === 'tiff' ? await tiffPageSizes(task.blobPath) : null;
+  if (sizes) assertPageCount(sizes.length, 'the TIFF');
+  const size = sizes?.[task.pageNumber - 1];
+  if (size) assertImagePixels(size.width, size.height, `page ${task.pageNumber} of the TIFF`);
+  const pageCount = sizes?.length ?? 1;
   if (task.pageNumber > pageCount) throw new Error(`page ${task.pageNumber} does not exist: the image has ${pageCount} page${pageCount === 1 ? '' : 's'}`);
   if (pageCount === 1) return fs.readFile(task.blobPath);
   return tiffPageFile(task.blobPath, task.pageNumber);

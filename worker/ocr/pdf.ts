@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPlan, OcrPlanPage } from '../../main/common/ocr-tasks.js';
 import { pdfjsAssetDirs } from '../../main/services/ocr-assets.js';
+import { assertPageCount, assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { round } from './words.js';
 
 // pdf.js documents opened by this thread. The pages of one document usually arrive one after another on the
@@ -17,22 +18,25 @@ export async function openPdf(blobPath: string): Promise<PDFDocumentProxy> {
     open = null;
     if (previous) await previous.loading.destroy().catch(() => undefined);
     const bytes = await fs.readFile(blobPath);
+    await assertPdfDecompression(bytes);
     // pdf.js takes ownership of the array it is given. Eval and font loading stay off (untrusted input);
     // fonts are drawn as paths, standard fonts from pdfjs-dist's own files.
     const loading = getDocument({
       data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      isEvalSupported: false,
       disableFontFace: true,
       useSystemFonts: false,
       verbosity: 0,
       ...pdfjsAssetDirs(),
+      ...pdfjsLimitOptions(),
     });
     open = { blobPath, loading };
     loading.promise.catch(() => {
       if (open?.loading === loading) open = null;
     });
   }
-  return open.loading.promise;
+  const document = await open.loading.promise;
+  assertPageCount(document.numPages);
+  return document;
 }
 
 /** Beyond this size a second parse of the file (pdf-lib, for stored scan pictures) is not worth its memory. */
