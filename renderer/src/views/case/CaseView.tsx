@@ -9,6 +9,7 @@ import { ExportDialog } from '../export/ExportDialog.js';
 import { CaseHeader } from './CaseHeader.js';
 import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
+import { DuplicatesNotice } from './DuplicatesNotice.js';
 import { SearchPanel } from './SearchPanel.js';
 import { UploadPanel } from './UploadPanel.js';
 
@@ -56,6 +57,7 @@ export function CaseView({ caseId }: { caseId: string }) {
         <div className="case-main">
           <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
+          <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
           <SearchPanel caseId={caseId} />
         </div>
