@@ -59,7 +59,7 @@ export function settingsOf(options: ExportOptions): BurnSettings {
 
 /** The label is the box's own exemption code (an organization code, sub-codes included), else its layer's. */
 function burnBox(box: Box, labels: boolean, material: ExportMaterial): BurnBox {
-  return { x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2, points: box.points, label: labels ? exemptionOf(box, material.release.exemptions) : null };
+  return { x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2, points: box.points, label: labels ? exemptionOf(box, material.release.exemptions) : null, id: box.redactionId };
 }
 
 /** The burn requests of one document: pages with applied boxes (images: also pages with stored words). */
@@ -225,12 +225,17 @@ const MAX_RENDERED_LISTED = 1000;
 
 /** How the burned pages were made: counts, and each rendered PDF page with the reason. */
 export function burnSummary(documents: Releasable[], burned: Burned, settings: BurnSettings): NonNullable<ExportSummary['burn']> {
-  const summary: NonNullable<ExportSummary['burn']> = { vector_pages: 0, raster_pages: 0, rendered: [] };
+  const summary: NonNullable<ExportSummary['burn']> = { vector_pages: 0, raster_pages: 0, rendered: [], grown: [] };
+  const grown = summary.grown as NonNullable<typeof summary.grown>;
   for (const { material: document, type } of documents) {
     const pages = [...(burned.get(document.row.id)?.pages ?? [])].sort((a, b) => a.page - b.page);
     for (const page of pages) {
       if (page.method === 'vector') {
         summary.vector_pages += 1;
+        // Black drawn beyond a box covers whole glyphs it cut: reported so the reviewer sees the difference.
+        for (const drawn of page.drawn) {
+          if (drawn.growth > 0 && drawn.redactionId && grown.length < MAX_RENDERED_LISTED) grown.push({ document_id: String(document.row.id), page: page.page, redaction_id: drawn.redactionId, growth_pt: drawn.growth });
+        }
         continue;
       }
       summary.raster_pages += 1;

@@ -16,6 +16,7 @@ import {
 import type { AssembleDocument, ReleaseLayoutPage, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
+import { loadWritable } from './decrypt/index.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
 import { addTextLayer } from './text-layer/index.js';
@@ -165,9 +166,10 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const bytes = await readSource(entry.source);
   let source: PDFDocument | null = null;
   try {
-    source = await PDFDocument.load(bytes, { updateMetadata: false });
+    // Encrypted files through an unencrypted working copy (worker/burn-in/decrypt/).
+    source = await loadWritable(bytes);
   } catch {
-    source = null; // encrypted or unreadable by pdf-lib: every page is rendered by pdf.js instead
+    source = null; // unreadable by pdf-lib (or encrypted with a password): every page is rendered by pdf.js instead
   }
   const pageCount = entry.pageCount ?? source?.getPageCount() ?? (await countPages(bytes));
   if (source && source.getPageCount() !== pageCount) source = null;

@@ -5,6 +5,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
+import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { InkCursor, pageInk } from './vector/ink.js';
@@ -147,7 +148,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
   if (wanted.length === 0) return outcomes;
   let source: PDFDocument;
   try {
-    source = await PDFDocument.load(bytes, { updateMetadata: false });
+    source = await loadWritable(bytes);
   } catch (error) {
     for (const request of wanted) outcomes.set(request.page, `pdf-lib cannot read the file: ${error instanceof Error ? error.message : String(error)}`);
     return outcomes;

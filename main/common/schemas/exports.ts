@@ -138,6 +138,10 @@ export const ExportSummary = z
         rendered: z
           .array(z.object({ document_id: z.string(), page: z.number().int(), reason: z.string() }))
           .describe('PDF pages with boxes that were rendered, and why (first 1000)'),
+        grown: z
+          .array(z.object({ document_id: z.string(), page: z.number().int(), redaction_id: z.string(), growth_pt: z.number() }))
+          .optional()
+          .describe('Redactions on pages redacted in their content whose black was grown to cover the whole of glyphs the box cut, and by how much in points (first 1000)'),
       })
       .nullable()
       .optional()
