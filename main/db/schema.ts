@@ -379,6 +379,8 @@ export interface RedactionTemplatesTable {
   patterns: string;
   layer: string;
   exemption_id: number | null;
+  /** Minimum confidence of the template's suggestions; null: the job default. */
+  min_score: number | null;
   created_at: string;
   updated_at: string;
 }

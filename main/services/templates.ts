@@ -27,6 +27,7 @@ function present(row: TemplateRow): RedactionTemplate {
     patterns: JSON.parse(row.patterns) as TemplatePattern[],
     layer: isLayer(row.layer) ? row.layer : 'B6',
     exemption: row.exemption_id !== null && row.exemption_code !== null ? { id: String(row.exemption_id), code: row.exemption_code } : null,
+    min_score: row.min_score ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -102,6 +103,7 @@ export async function createTemplate(db: Executor, ctx: ServiceContext, body: Cr
     patterns: JSON.stringify(content.patterns),
     layer: settled.layer,
     exemption_id: settled.exemptionId,
+    min_score: body.min_score ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -133,6 +135,7 @@ export async function updateTemplateFields(db: Executor, ctx: ServiceContext, id
     patterns: JSON.stringify(content.patterns),
     layer: settled.layer,
     exemption_id: settled.exemptionId,
+    min_score: body.min_score !== undefined ? body.min_score : row.min_score,
   };
   const changed = (Object.keys(next) as (keyof typeof next)[]).filter((field) => next[field] !== row[field]);
   if (changed.length === 0) return before;
@@ -166,5 +169,6 @@ export async function templateForDetection(db: Executor, ctx: ServiceContext, id
     patterns: template.patterns,
     layer: template.layer,
     ...(template.exemption && { exemption: template.exemption.code }),
+    ...(template.min_score !== null && { min_score: template.min_score }),
   };
 }

@@ -246,7 +246,10 @@ export function findNames(text: string): Candidate[] {
   for (const candidate of rules) {
     const other = spans.find((span) => span.kind !== 'PER' && span.start < candidate.end && candidate.start < span.end && span.confidence >= 0.6);
     const backed = candidate.cues.length > 0;
-    const rule = other && !backed ? { ...candidate, score: clamp(candidate.score - 0.3) } : candidate;
+    const agreed = spans.some((span) => span.kind === 'PER' && span.start < candidate.end && candidate.start < span.end);
+    // Without a cue, the tagger's view decides: an organisation or place loses a lot, no name at all some.
+    const penalty = backed || agreed ? 0 : other ? 0.3 : 0.2;
+    const rule = penalty > 0 ? { ...candidate, score: clamp(candidate.score - penalty) } : candidate;
     // One name found both ways: the longer span, with the better score ("OKONKWO, ÉMILIE" over "ÉMILIE").
     const inside = found.findIndex((model) => model.rule?.startsWith('model:') && model.start >= rule.start && model.end <= rule.end);
     const around = found.findIndex((model) => model.rule?.startsWith('model:') && rule.start >= model.start && rule.end <= model.end);

@@ -35,7 +35,7 @@ export function findEmails(text: string): Candidate[] {
   return found;
 }
 
-const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|number|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
+const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
 const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
 const EXTENSION = String.raw`(?:\s*(?:x|ext\.?|extension|#)\s*\d{1,6})?`;
 // Shapes, not validity: NANP (optionally +1, 1 or 001 first, area code in brackets or not, any of the usual
@@ -64,7 +64,10 @@ export function findPhones(text: string): Candidate[] {
     if (digits.length < 7 || digits.length > 15 || /^(\d)\1+$/.test(digits)) return;
     // Glued to other digits or dashes: part of a longer identifier. Dates and times are no phones.
     if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1))) return;
-    if (/^\d{4}[-.]\d{2}[-.]\d{2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$/.test(raw)) return;
+    // Digits continuing an IBAN-like sequence (DE89 3704 0044 …, checksum wrong or not): not a phone.
+    if (/[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4})* ?$/.test(text.slice(Math.max(0, start - 40), start))) return;
+    // Dates, ZIP+4 codes and year-serial case numbers ("2017-725599") are no phones.
+    if (/^\d{4}[-.]\d{2}[-.]\d{2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|^\d{5}-\d{4}$|^\(?(?:19|20)\d\d-\d{4,}\)?$/.test(raw)) return;
     const cues = cuesNear(text, start, end, PHONE_CUE, { before: 40, after: 15 });
     const negative = PHONE_NEGATIVE_CUE.test(windowBefore(text, start, 30, 0));
     const valid = phoneValid(raw);
@@ -93,7 +96,7 @@ export function findPhones(text: string): Candidate[] {
   for (const match of findNumbers(text, { defaultCountry: 'US', v2: true })) {
     const raw = text.slice(match.startsAt, match.endsAt);
     if (/\n|\t/.test(raw)) continue;
-    add(match.startsAt, match.endsAt, raw.startsWith('+') ? 0.6 : 0.35, 'pattern:phone-libphonenumber');
+    add(match.startsAt, match.endsAt, raw.startsWith('+') ? 0.6 : 0.3, 'pattern:phone-libphonenumber');
   }
   return [...found.values()];
 }

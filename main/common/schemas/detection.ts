@@ -81,6 +81,7 @@ export const DetectionTemplate = z
     patterns: z.array(Pattern).max(100).optional(),
     layer: z.enum(LAYERS).optional(),
     exemption: z.string().min(2).max(50).optional().describe('Printed reason, e.g. (b)(7)(C); also picks the layer when `layer` is absent'),
+    min_score: z.number().min(0).max(1).optional().describe('Minimum confidence of the suggestions; the options’ min_score wins when given'),
   })
   .superRefine((template, context) => {
     template.patterns?.forEach((pattern, index) => {
@@ -105,7 +106,7 @@ export const DetectionOptions = z
       .max(BUILTIN_ENTITY_KINDS.length)
       .optional()
       .describe('Kinds to look for; default all (or the template’s)'),
-    min_score: z.number().min(0).max(1).default(0.5).describe('Findings scoring below this are not suggested'),
+    min_score: z.number().min(0).max(1).optional().describe('Findings scoring below this are not suggested; default the template’s min_score, else 0.5'),
     template: DetectionTemplate.optional(),
     template_id: z.string().min(1).max(100).optional(),
   })

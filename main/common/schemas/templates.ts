@@ -81,6 +81,7 @@ export const RedactionTemplate = z
     patterns: z.array(TemplatePattern).describe('Named regular expressions (JavaScript syntax)'),
     layer: z.enum(LAYERS).describe('Layer every suggestion of the template goes on'),
     exemption: z.object({ id: z.string(), code: z.string() }).nullable().describe('Exemption printed on the suggestions'),
+    min_score: z.number().nullable().describe('Minimum confidence of the suggestions; null: the job default'),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -96,6 +97,7 @@ export const CreateTemplateBody = z
     patterns: Patterns.optional(),
     layer: TemplateLayer.optional().describe("Defaults to the exemption's layer; required without an exemption"),
     exemption_id: ExemptionId.nullable().optional(),
+    min_score: z.number().min(0).max(1).nullable().optional().describe('Minimum confidence (0..1) of the suggestions; null or absent: the job default 0.5'),
   })
   .superRefine((body, context) => checkPatterns(body.patterns, context));
 export type CreateTemplateBody = z.infer<typeof CreateTemplateBody>;
@@ -109,6 +111,7 @@ export const UpdateTemplateBody = z
     patterns: Patterns.optional(),
     layer: TemplateLayer.optional(),
     exemption_id: ExemptionId.nullable().optional(),
+    min_score: z.number().min(0).max(1).nullable().optional().describe('Minimum confidence (0..1) of the suggestions; null or absent: the job default 0.5'),
   })
   .superRefine((body, context) => {
     if (Object.keys(body).length === 0) context.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });

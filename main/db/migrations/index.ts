@@ -11,6 +11,7 @@ import { releases } from './011-releases.js';
 import { intake } from './013-intake.js';
 import { searchIndex } from './012-search-index.js';
 
+import { templateMinScore } from './014-template-min-score.js';
 export interface Migration {
   version: number;
   name: string;
@@ -32,3 +33,4 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'search-index', up: searchIndex },
   { version: 13, name: 'intake', up: intake },
 ];
+  { version: 14, name: 'template-min-score', up: templateMinScore },

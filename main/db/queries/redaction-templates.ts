@@ -13,6 +13,7 @@ const COLUMNS = [
   'redaction_templates.patterns',
   'redaction_templates.layer',
   'redaction_templates.exemption_id',
+  'redaction_templates.min_score',
   'redaction_templates.created_at',
   'redaction_templates.updated_at',
   'exemptions.code as exemption_code',

@@ -6,11 +6,14 @@ import { sourceForDocumentType } from '../../services/redactions/app-items.js';
 import { stageSuggestions } from '../../services/redactions/suggestions.js';
 import type { JobKindHandler } from './types.js';
 
+/** Suggestions need this confidence unless the options or the template say otherwise. */
+export const DEFAULT_MIN_SCORE = 0.5;
+
 /** The kinds, terms and patterns to look for: the options' kinds, else the template's, else all. */
 export function detectionPlan(options: DetectionOptions, template: DetectionTemplate | null): DetectionPlan {
   return {
     entityKinds: options.entity_kinds ?? template?.entity_kinds ?? [...BUILTIN_ENTITY_KINDS],
-    minScore: options.min_score,
+    minScore: options.min_score ?? template?.min_score ?? DEFAULT_MIN_SCORE,
     customTerms: template?.custom_terms ?? [],
     patterns: template?.patterns ?? [],
   };
