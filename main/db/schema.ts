@@ -405,6 +405,8 @@ export interface WebhookEndpointsTable {
   failing_since: string | null;
   disabled_reason: 'manual' | 'gone' | 'failing' | null;
   disabled_at: string | null;
+  /** 1: an administrator opted in to keeping response bodies (public destinations only). */
+  store_response_body: Generated<number>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
@@ -669,6 +671,7 @@ export type ReviewDecisionRow = Selectable<ReviewDecisionsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type DocumentPageRow = Selectable<DocumentPagesTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
 export type ExportRow = Selectable<ExportsTable>;
 export type CaseReleaseDetailsRow = Selectable<CaseReleaseDetailsTable>;
 export type WithholdingRow = Selectable<WithholdingsTable>;

@@ -1,6 +1,7 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { AuditLogTable } from '../schema.js';
 import type { Executor } from './executor.js';
+import { fetchPage, type PageRequest } from './page.js';
 
 export async function insertAuditRecord(db: Executor, values: Insertable<AuditLogTable>): Promise<void> {
   await db.insertInto('audit_log').values(values).execute();
@@ -8,4 +9,48 @@ export async function insertAuditRecord(db: Executor, values: Insertable<AuditLo
 
 export function listAuditRecords(db: Executor, organizationId: number) {
   return db.selectFrom('audit_log').selectAll().where('organization_id', '=', organizationId).orderBy('id').execute();
+}
+
+export interface CaseAuditFilter {
+  organizationId: number;
+  caseId: number;
+  /** The case's documents (deleted ones included: their history stays). */
+  documentIds: readonly number[];
+  /** Only records about this document (and its jobs). */
+  documentId?: number | undefined;
+  /** Prefix of the action, e.g. `redactions.` or `case.status_change`. */
+  action?: string | undefined;
+  /** `type:id` of the actor. */
+  actor?: string | undefined;
+}
+
+/**
+ * A case's history: records of the case, of its documents, of their jobs and comments, and of its exports.
+ * Keyset paged on id, newest first.
+ */
+export function pageCaseAudit(db: Executor, filter: CaseAuditFilter, page: PageRequest) {
+  const documents = filter.documentId !== undefined ? [filter.documentId] : [...filter.documentIds];
+  const documentText = documents.map(String);
+  let query = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('organization_id', '=', filter.organizationId)
+    .where((eb) => {
+      const about = [
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'document'), eb('resource_id', 'in', documentText)]) : eb.val(false),
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(sql`json_extract(details, '$.document_id')`, 'in', documentText)]) : eb.val(false),
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'comment'), eb(sql`resource_id`, 'in', eb.selectFrom('comments').select(sql`CAST(id AS TEXT)`.as('id')).where('document_id', 'in', documents))]) : eb.val(false),
+      ];
+      if (filter.documentId === undefined) {
+        about.push(eb.and([eb('resource_type', '=', 'case'), eb('resource_id', '=', String(filter.caseId))]));
+        about.push(eb.and([eb('resource_type', '=', 'export'), eb(sql`json_extract(details, '$.case_id')`, '=', String(filter.caseId))]));
+      }
+      return eb.or(about as never);
+    });
+  if (filter.action) query = query.where(sql<string>`substr(action, 1, ${filter.action.length})`, '=', filter.action);
+  if (filter.actor) {
+    const [type, ...rest] = filter.actor.split(':');
+    query = query.where('actor_type', '=', type ?? '').where('actor_id', '=', rest.join(':'));
+  }
+  return fetchPage(query, 'audit_log.id', { ...page, order: 'desc' });
 }

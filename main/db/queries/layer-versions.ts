@@ -56,3 +56,8 @@ export async function listLatestLayerSnapshots(db: Executor, documentId: number,
     cross join layer_versions as v on v.document_id = ${documentId} and v.layer = m.layer and v.version = m.version`.execute(db);
   return result.rows.sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : 0));
 }
+
+/** A version by its number (the one before a change, for before/after in the audit view). */
+export function findLayerVersionByNumber(db: Executor, documentId: number, layer: string, version: number) {
+  return db.selectFrom('layer_versions').selectAll().where('document_id', '=', documentId).where('layer', '=', layer).where('version', '=', version).executeTakeFirst();
+}

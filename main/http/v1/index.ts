@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { envelopeErrorHandler, notFoundHandler } from '../shared/errors.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { auditRoutes } from './audit.js';
 import { authenticateAndAuthorize } from './authentication.js';
 import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
@@ -65,6 +66,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(templateRoutes);
   await app.register(watchedFolderRoutes);
   await app.register(searchRoutes);
+  await app.register(auditRoutes);
   await app.register(intakeRoutes);
 };
 
