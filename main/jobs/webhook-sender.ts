@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AttemptResult } from '../services/webhook-deliveries.js';
 import { RESPONSE_EXCERPT_BYTES } from '../services/webhook-deliveries.js';
-import { RefusedDestinationError, resolveDestination, type HostResolver, type ResolvedAddress } from '../services/webhook-destinations.js';
+import { isLocalAddress, RefusedDestinationError, resolveDestination, type HostResolver, type ResolvedAddress } from '../services/webhook-destinations.js';
 
 export interface OutgoingWebhook {
   url: string;
@@ -18,6 +18,8 @@ export interface SendOptions {
   resolve: HostResolver;
   /** Aborted when the process stops: the attempt is then `interrupted`, not failed. */
   shutdown: AbortSignal;
+  /** The endpoint's store_response_body: keep the answer's first bytes (public addresses only). */
+  keepResponseBody?: boolean;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -43,11 +45,11 @@ function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
 interface HopResponse {
   statusCode: number;
   location: string | undefined;
-  excerpt: string;
+  excerpt: string | null;
 }
 
 /** One POST; resolves once the status line is in and up to RESPONSE_EXCERPT_BYTES of the body were read. */
-function post(url: URL, addresses: ResolvedAddress[], message: OutgoingWebhook, signal: AbortSignal): Promise<HopResponse> {
+function post(url: URL, addresses: ResolvedAddress[], message: OutgoingWebhook, signal: AbortSignal, keepBody: boolean): Promise<HopResponse> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
@@ -67,12 +69,12 @@ function post(url: URL, addresses: ResolvedAddress[], message: OutgoingWebhook, 
         const finish = () => {
           if (settled) return;
           settled = true;
-          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+          const excerpt = keepBody ? Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') : null;
           resolve({ statusCode: response.statusCode ?? 0, location: response.headers.location, excerpt });
           response.destroy();
         };
         response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
+          if (keepBody) chunks.push(chunk);
           size += chunk.length;
           if (size >= RESPONSE_EXCERPT_BYTES) finish();
         });
@@ -118,7 +120,10 @@ export async function sendWebhook(message: OutgoingWebhook, options: SendOptions
   try {
     for (let hop = 0; ; hop += 1) {
       const addresses = await abortable(resolveDestination(url, options.resolve), signal);
-      const response = await post(url, addresses, message, signal);
+      // A body is kept only when the endpoint opted in and every address it reached is public: otherwise a
+      // webhook aimed at a local or LAN service would read that service for whoever manages webhooks.
+      const keepBody = options.keepResponseBody === true && addresses.every((address) => !isLocalAddress(address));
+      const response = await post(url, addresses, message, signal, keepBody);
       if (REDIRECTS.has(response.statusCode) && response.location) {
         const target = new URL(response.location, url);
         if (hop < options.maxRedirects) {

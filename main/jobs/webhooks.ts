@@ -119,6 +119,7 @@ export class WebhookDispatcher {
         maxRedirects: config.webhooks.maxRedirects,
         resolve: this.resolve,
         shutdown: this.shutdown.signal,
+        keepResponseBody: claimed.storeResponseBody,
       },
     )
       .then((result) => db.transaction().execute((trx) => settleAttempt(trx, clock, claimed, result, config.webhooks)))

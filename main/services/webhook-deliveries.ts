@@ -191,6 +191,8 @@ export interface ClaimedAttempt {
   attemptId: number;
   attemptNumber: number;
   url: string;
+  /** The endpoint's opt-in to keeping response bodies (still only from public addresses). */
+  storeResponseBody: boolean;
   secrets: string[];
   webhookId: string;
   body: string;
@@ -232,6 +234,7 @@ export async function claimDelivery(db: Executor, clock: Clock, delivery: Webhoo
     attemptId,
     attemptNumber,
     url: endpoint.url,
+    storeResponseBody: endpoint.store_response_body === 1,
     secrets: signingSecrets(endpoint, startedAt),
     webhookId: event.event_id,
     body: JSON.stringify(payloadOf(event)),
@@ -241,7 +244,7 @@ export async function claimDelivery(db: Executor, clock: Clock, delivery: Webhoo
 
 /** What an attempt came to, as the sender saw it. */
 export type AttemptResult =
-  | { kind: 'response'; statusCode: number; excerpt: string; durationMs: number; error: string | null }
+  | { kind: 'response'; statusCode: number; excerpt: string | null; durationMs: number; error: string | null }
   | { kind: 'error'; error: string; durationMs: number }
   | { kind: 'interrupted'; durationMs: number };
 

@@ -23,6 +23,21 @@ REFUSED.addSubnet('::ffff:224.0.0.0', 100, 'ipv6');
 REFUSED.addAddress('::ffff:255.255.255.255', 'ipv6');
 REFUSED.addAddress('::ffff:100.100.100.200', 'ipv6');
 
+// Loopback, private, shared (CGNAT) and unique-local ranges: reachable only from here or the office network.
+const LOCAL = new net.BlockList();
+LOCAL.addSubnet('127.0.0.0', 8, 'ipv4');
+LOCAL.addSubnet('10.0.0.0', 8, 'ipv4');
+LOCAL.addSubnet('172.16.0.0', 12, 'ipv4');
+LOCAL.addSubnet('192.168.0.0', 16, 'ipv4');
+LOCAL.addSubnet('100.64.0.0', 10, 'ipv4');
+LOCAL.addAddress('::1', 'ipv6');
+LOCAL.addSubnet('fc00::', 7, 'ipv6');
+LOCAL.addSubnet('::ffff:127.0.0.0', 104, 'ipv6');
+LOCAL.addSubnet('::ffff:10.0.0.0', 104, 'ipv6');
+LOCAL.addSubnet('::ffff:172.16.0.0', 108, 'ipv6');
+LOCAL.addSubnet('::ffff:192.168.0.0', 112, 'ipv6');
+LOCAL.addSubnet('::ffff:100.64.0.0', 106, 'ipv6');
+
 export interface ResolvedAddress {
   address: string;
   family: 4 | 6;
@@ -49,6 +64,12 @@ function ipLiteral(hostname: string): ResolvedAddress | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const family = net.isIP(bare);
   return family === 0 ? null : { address: bare, family: family === 6 ? 6 : 4 };
+}
+
+/** Loopback or a private network (or refused anyway): answers from such an address are never stored. */
+export function isLocalAddress(address: ResolvedAddress): boolean {
+  const family = address.family === 6 ? 'ipv6' : 'ipv4';
+  return LOCAL.check(address.address, family) || REFUSED.check(address.address, family);
 }
 
 export function isRefusedAddress(address: ResolvedAddress): boolean {

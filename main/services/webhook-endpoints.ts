@@ -32,6 +32,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     disabled_at: row.disabled_at,
     failing_since: row.failing_since,
     secret_rotated_at: row.secret_rotated_at,
+    store_response_body: row.store_response_body === 1,
     previous_secret_expires_at: row.previous_secret ? row.previous_secret_expires_at : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -64,6 +65,7 @@ export async function createWebhookEndpoint(db: Executor, ctx: ServiceContext, b
     failing_since: null,
     disabled_reason: enabled ? null : 'manual',
     disabled_at: enabled ? null : now,
+    store_response_body: body.store_response_body ? 1 : 0,
     created_at: now,
     updated_at: now,
     deleted_at: null,
@@ -99,6 +101,7 @@ export async function updateWebhookEndpointFields(db: Executor, ctx: ServiceCont
     ...(body.url !== undefined && { url: body.url }),
     ...(body.description !== undefined && { description: body.description }),
     ...(body.event_types !== undefined && { event_types: JSON.stringify(body.event_types) }),
+    ...(body.store_response_body !== undefined && { store_response_body: body.store_response_body ? 1 : 0 }),
     // Enabling starts afresh: the failure streak that may have disabled it is forgotten.
     ...(enabling && { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null }),
     ...(disabling && { enabled: 0, disabled_reason: 'manual', disabled_at: now }),

@@ -96,11 +96,16 @@ export const WebhookUrl = z
     { message: 'must be an absolute http:// or https:// URL without credentials or fragment' },
   );
 
+const StoreResponseBody = z
+  .boolean()
+  .describe('Keep the first 1,024 bytes of each answer in the attempt (response_excerpt); needs credentials:write, and applies to public addresses only. Default false');
+
 export const CreateWebhookEndpointBody = z.strictObject({
   url: WebhookUrl,
   description: z.string().max(1000).optional(),
   enabled: z.boolean().optional(),
   event_types: EventPatterns,
+  store_response_body: StoreResponseBody.optional(),
 });
 export type CreateWebhookEndpointBody = z.infer<typeof CreateWebhookEndpointBody>;
 
@@ -110,6 +115,7 @@ export const UpdateWebhookEndpointBody = z
     description: z.string().max(1000).optional(),
     enabled: z.boolean().optional(),
     event_types: EventPatterns.optional(),
+    store_response_body: StoreResponseBody.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 export type UpdateWebhookEndpointBody = z.infer<typeof UpdateWebhookEndpointBody>;
@@ -127,6 +133,7 @@ export const WebhookEndpoint = z
     disabled_at: Timestamp.nullable(),
     failing_since: Timestamp.nullable().describe('First failed attempt since the last success; null while healthy'),
     secret_rotated_at: Timestamp.nullable(),
+    store_response_body: z.boolean().describe('Answers are kept as response_excerpt (public addresses only)'),
     previous_secret_expires_at: Timestamp.nullable().describe('Until then deliveries are also signed with the secret before the last rotation'),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -172,7 +179,10 @@ export const WebhookDeliveryAttempt = z
     finished_at: Timestamp.nullable(),
     duration_ms: z.number().int().nullable(),
     status_code: z.number().int().nullable(),
-    response_excerpt: z.string().nullable().describe('The first 1,024 bytes of the response body, as UTF-8'),
+    response_excerpt: z
+      .string()
+      .nullable()
+      .describe('The first 1,024 bytes of the response body, as UTF-8; null unless the endpoint has store_response_body and the answer came from a public address'),
     error: z.string().nullable(),
   })
   .meta({ id: 'WebhookDeliveryAttempt' });

@@ -7,11 +7,12 @@ import { access } from './006-access.js';
 import { webhooks } from './007-webhooks.js';
 import { watchedFolders } from './008-watched-folders.js';
 import { documentFamilies } from './009-document-families.js';
+import { webhookResponseBodies } from './010-webhook-response-bodies.js';
 import { releases } from './011-releases.js';
 import { intake } from './013-intake.js';
 import { searchIndex } from './012-search-index.js';
-
 import { templateMinScore } from './014-template-min-score.js';
+
 export interface Migration {
   version: number;
   name: string;
@@ -29,8 +30,9 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'webhooks', up: webhooks },
   { version: 8, name: 'watched-folders', up: watchedFolders },
   { version: 9, name: 'document-families', up: documentFamilies },
+  { version: 10, name: 'webhook-response-bodies', up: webhookResponseBodies },
   { version: 11, name: 'releases', up: releases },
   { version: 12, name: 'search-index', up: searchIndex },
   { version: 13, name: 'intake', up: intake },
-];
   { version: 14, name: 'template-min-score', up: templateMinScore },
+];

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { DomainError } from '../../common/errors.js';
 import { z } from 'zod';
 import { IdParam, PageQuery, list, single } from '../../common/schemas/shared.js';
 import {
@@ -17,9 +19,15 @@ import {
   rotateWebhookSecret,
   updateWebhookEndpointFields,
 } from '../../services/webhook-endpoints.js';
-import { commit, commitNoContent, paged, read } from './respond.js';
+import { commit, commitNoContent, paged, principalOf, read } from './respond.js';
 
 const EndpointParams = z.object({ endpoint_id: IdParam });
+
+/** Keeping receivers' answers is an administrator's choice (credentials:write), not every webhook manager's. */
+function assertMayStoreBodies(request: FastifyRequest, storeResponseBody: boolean | undefined): void {
+  if (storeResponseBody !== true || principalOf(request).scopes.has('credentials:write')) return;
+  throw new DomainError('permission_denied', 'store_response_body needs the administrative scope credentials:write', { required_scopes: ['webhooks:write', 'credentials:write'] });
+}
 const tags = ['webhooks'];
 
 const EVENT_TYPES = Object.entries(WEBHOOK_EVENT_CATALOGUE).map(([type, description]) => ({ type, group: type.slice(0, type.indexOf('.')), description }));
@@ -40,7 +48,10 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/webhook-endpoints',
     { config: { scopes: ['webhooks:write'] }, schema: { tags, body: CreateWebhookEndpointBody, response: { 201: single(WebhookEndpointWithSecret) } } },
-    (request, reply) => commit(request, reply, 201, (trx, ctx) => createWebhookEndpoint(trx, ctx, request.body)),
+    (request, reply) => {
+      assertMayStoreBodies(request, request.body.store_response_body);
+      return commit(request, reply, 201, (trx, ctx) => createWebhookEndpoint(trx, ctx, request.body));
+    },
   );
 
   app.get(
@@ -52,7 +63,10 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/webhook-endpoints/:endpoint_id',
     { config: { scopes: ['webhooks:write'] }, schema: { tags, params: EndpointParams, body: UpdateWebhookEndpointBody, response: { 200: single(WebhookEndpoint) } } },
-    (request, reply) => commit(request, reply, 200, (trx, ctx) => updateWebhookEndpointFields(trx, ctx, request.params.endpoint_id, request.body)),
+    (request, reply) => {
+      assertMayStoreBodies(request, request.body.store_response_body);
+      return commit(request, reply, 200, (trx, ctx) => updateWebhookEndpointFields(trx, ctx, request.params.endpoint_id, request.body));
+    },
   );
 
   app.delete(

@@ -1,0 +1,5 @@
+// Webhook answers are no longer kept by default (issue 16): a receiver's response body is stored in the
+// attempt's response_excerpt only for endpoints an administrator opted in, and only from public addresses.
+export const webhookResponseBodies = `
+ALTER TABLE webhook_endpoints ADD COLUMN store_response_body INTEGER NOT NULL DEFAULT 0 CHECK (store_response_body IN (0, 1));
+`;
