@@ -108,6 +108,9 @@ export interface RewrittenPage {
   removedGlyphs: number;
   /** The black drawn for each box: the box, grown only over the whole ink of glyphs it cuts. */
   drawn: DrawnBox[];
+  /** Copies of form XObjects whose text was redacted: the content draws each by `name`; the copy keeps the
+   * original's dictionary (object `[number, generation]` of the source) with the new content (Flate, a work file). */
+  forms?: { name: string; object: [number, number]; contentPath: string }[];
   /** The page's words that stay (the allowance of the leak check; no text layer is added). */
   words: LayerWord[];
   withheld: string[];

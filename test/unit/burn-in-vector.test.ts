@@ -260,14 +260,14 @@ describe('content-level redaction: what it leaves to the raster path', () => {
   });
   const form = (doc: PDFDocument) => ({
     Font: { F1: standardFont('Helvetica') },
-    XObject: { Fx: doc.context.register(doc.context.stream('0 0 10 10 re f', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 10, 10], Matrix: [2, 0, 0, 2, 300, 300] })) },
+    XObject: { Fx: doc.context.register(doc.context.stream('0 0 m 2 10 8 10 10 0 c f', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 10, 10], Matrix: [2, 0, 0, 2, 300, 300] })) },
   });
   const cases: { name: string; content: string; resources: (doc: PDFDocument) => Literal; reason: RegExp }[] = [
     { name: 'an image under a box', content: 'q 100 0 0 100 50 650 cm /Im1 Do Q', resources: image, reason: /image lies under a box/ },
     { name: 'an inline image under a box', content: 'q 100 0 0 100 50 650 cm BI /W 1 /H 1 /BPC 8 /CS /G ID \u0000 EI Q', resources: helvetica, reason: /inline image/ },
     { name: 'a curve under a box (a signature)', content: '2 w 60 700 m 80 740 120 660 150 700 c S', resources: helvetica, reason: /curved path/ },
     { name: 'a long polyline under a box', content: '60 700 m 70 705 l 80 700 l 90 705 l 100 700 l 110 705 l S', resources: helvetica, reason: /many segments/ },
-    { name: 'a form XObject under a box', content: 'q 0.5 0 0 0.5 -75 550 cm /Fx Do Q', resources: form, reason: /form XObject/ },
+    { name: 'a curve inside a form XObject under a box', content: 'q 0.5 0 0 0.5 -75 550 cm /Fx Do Q', resources: form, reason: /in the form Fx: a curved path lies under a box/ },
     { name: 'an unclipped shading', content: '/Sh1 sh', resources: helvetica, reason: /shading/ },
     { name: 'clipping text under a box', content: 'BT /F1 12 Tf 7 Tr 72 700 Td (Clipword) Tj ET', resources: helvetica, reason: /clipping path/ },
     { name: 'optional content', content: '/OC /L1 BDC BT /F1 12 Tf 300 300 Td (x) Tj ET EMC', resources: helvetica, reason: /optional content/ },

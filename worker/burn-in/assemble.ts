@@ -6,6 +6,7 @@ import {
   drawObject,
   PDFDocument,
   PDFName,
+  PDFRef,
   popGraphicsState,
   pushGraphicsState,
   rgb,
@@ -20,6 +21,7 @@ import { loadWritable } from './decrypt/index.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
 import { addTextLayer } from './text-layer/index.js';
+import { addFormCopies } from './vector/forms.js';
 import { addLabelFont } from './vector/redact.js';
 import { addPlaceholderPage } from '../release-package/placeholders.js';
 import { stampPage, stampText } from '../release-package/stamps.js';
@@ -115,6 +117,10 @@ interface Placed {
  */
 async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promise<void> {
   const content = source.context.register(source.context.stream(await fs.readFile(page.contentPath), { Filter: 'FlateDecode' }));
+  // Copies of forms whose text was redacted, under the names the content draws them by (before the resources
+  // are cut down to those names: the originals then stay behind).
+  const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: await fs.readFile(form.contentPath) })));
+  addFormCopies(source, page.page - 1, forms);
   prepareCopy(source, page.page - 1, content);
   // prepareCopy made the page a resource dictionary of its own.
   const resources = source.getPage(page.page - 1).node.Resources();

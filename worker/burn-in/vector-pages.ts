@@ -8,6 +8,7 @@ import { CannotCopyPage, prepareCopy } from './copy.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
+import { addFormCopies, deflated, type FormCopy } from './vector/forms.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
 import { leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
@@ -31,6 +32,8 @@ export interface Candidate {
   /** Words the page's text put under a box (tokens), and the words that stay. */
   withheld: Set<string>;
   kept: LayerWord[];
+  /** Copies of forms the new content draws (their text redacted); none when absent. */
+  forms?: FormCopy[];
 }
 
 interface Rewritten extends Candidate {
@@ -111,6 +114,7 @@ export async function checkRewritten(source: PDFDocument, candidates: readonly C
   for (const candidate of candidates) {
     // The page as it will be released, without the boxes and labels drawn over it.
     source.getPage(candidate.page - 1).node.set(PDFName.of('Contents'), source.context.register(source.context.stream(candidate.redacted)));
+    addFormCopies(source, candidate.page - 1, (candidate.forms ?? []).map((form) => ({ name: form.name, ref: form.ref, deflated: deflated(form.content) })));
   }
   const copies = await scratch.copyPages(
     source,
@@ -202,6 +206,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       // The labels are text too: the leak check allows what they say.
       labels: result.labels,
       removedGlyphs: result.removedGlyphs,
+      forms: result.forms,
       drawn: result.drawn.map((entry) => ({
         box: entry.box,
         redactionId: request.boxes[entry.box]?.id ?? null,
@@ -228,6 +233,12 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
     }
     const file = contentFile(task, candidate.page);
     await fs.writeFile(file, deflateSync(candidate.content));
+    const forms: NonNullable<RewrittenPage['forms']> = [];
+    for (const [index, form] of (candidate.forms ?? []).entries()) {
+      const path = `${file}-form${index + 1}`;
+      await fs.writeFile(path, deflated(form.content));
+      forms.push({ name: form.name, object: [form.ref.objectNumber, form.ref.generationNumber], contentPath: path });
+    }
     outcomes.set(candidate.page, {
       method: 'vector',
       page: candidate.page,
@@ -235,6 +246,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       labelFont: candidate.labelFont,
       removedGlyphs: candidate.removedGlyphs,
       drawn: candidate.drawn,
+      ...(forms.length > 0 && { forms }),
       words: [...candidate.kept, ...candidate.labels],
       withheld: [...candidate.withheld],
     });

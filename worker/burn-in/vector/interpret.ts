@@ -1,7 +1,8 @@
-import { PDFDict, PDFName, PDFRawStream, PDFStream, type PDFContext } from 'pdf-lib';
+import { decodePDFRawStream, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext } from 'pdf-lib';
 import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import { resolveFont, type FontMetrics } from './fonts.js';
+import { freeXObjectName, type FormCopy } from './forms.js';
 import { boundsOf, IDENTITY, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix } from './geometry.js';
 import { InkMismatch, type InkCursor, type InkShow } from './ink.js';
 import { intersectRects, numbers, PathTracker } from './paths.js';
@@ -21,9 +22,11 @@ export interface InterpretOptions {
   visible: Rect;
   /** Each glyph's own ink, read by pdf.js in step with the content; without it, fonts' own metrics. */
   ink?: InkCursor;
+  /** Inside a form XObject: its matrix and the CTM where it is drawn; forms in it are not copied again. */
+  form?: { ctm: Matrix };
 }
 
-export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[] } | { ok: false; reason: string };
+export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; forms: FormCopy[] } | { ok: false; reason: string };
 
 export { Bail };
 export type { RemovedGlyph };
@@ -72,6 +75,7 @@ class Interpreter {
   removedGlyphs = 0;
 
   readonly removed: RemovedGlyph[] = [];
+  readonly forms: FormCopy[] = [];
 
   constructor(
     private readonly context: PDFContext,
@@ -79,6 +83,7 @@ class Interpreter {
     private readonly options: InterpretOptions,
   ) {
     this.paths = new PathTracker(options.areas);
+    if (options.form) this.state.ctm = options.form.ctm;
   }
 
   get depth(): number {
@@ -177,8 +182,7 @@ class Interpreter {
         return join([Buffer.from(formatName(tag), 'latin1'), Buffer.from(operator === 'BDC' ? 'BMC' : 'MP')]);
       }
       case 'Do':
-        this.drawXObject(nameOperand(operation));
-        return null;
+        return this.drawXObject(nameOperand(operation));
       case 'BI':
         if (meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) throw new Bail('an inline image lies under a box');
         return null;
@@ -244,13 +248,7 @@ class Interpreter {
       if (shown?.type !== 'string') throw new Bail(`${operator} without a string`);
       elements = [shown];
     }
-    let pdf: InkShow | null = null;
-    try {
-      pdf = this.options.ink ? this.options.ink.show() : null;
-    } catch (error) {
-      if (error instanceof InkMismatch) throw new Bail(error.message);
-      throw error;
-    }
+    const pdf: InkShow | null = this.inkOf(() => (this.options.ink ? this.options.ink.show() : null));
     const shownText = showElements(elements, { text, ctm: this.state.ctm, lineWidth: this.state.lineWidth, textMatrix: this.textMatrix, areas: this.options.areas, visible: this.options.visible, pdf });
     this.textMatrix = shownText.textMatrix;
     if (shownText.bytes === null) return null;
@@ -259,24 +257,55 @@ class Interpreter {
     return join([...prefix, shownText.bytes, Buffer.from('TJ')]);
   }
 
-  private drawXObject(name: string): void {
-    const object = resolved(this.context, dictAt(this.context, this.resources, 'XObject')?.get(PDFName.of(name)));
-    if (!(object instanceof PDFStream)) return;
+  private drawXObject(name: string): Uint8Array | null {
+    const reference = dictAt(this.context, this.resources, 'XObject')?.get(PDFName.of(name));
+    const object = resolved(this.context, reference);
+    if (!(object instanceof PDFStream)) return null;
     const subtype = nameAt(this.context, object.dict, 'Subtype');
     if (subtype === 'Image') {
       if (meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) throw new Bail('an image lies under a box');
-    } else if (subtype === 'Form') {
-      const bbox = rectAt(this.context, object.dict, 'BBox');
-      if (!bbox) throw new Bail(`the form ${name} has no /BBox`);
-      const numbersOfMatrix = numbersOf(this.context, arrayAt(this.context, object.dict, 'Matrix'));
-      const matrix = numbersOfMatrix?.length === 6 ? (numbersOfMatrix as unknown as Matrix) : IDENTITY;
-      const quad = quadOf(multiply(matrix, this.state.ctm), bbox.x1, bbox.y1, bbox.x2, bbox.y2);
-      if (meetsAny(this.options.areas, quad)) throw new Bail('a form XObject lies under a box');
-      // Its own text is not taken apart: text hidden beyond the visible area could travel inside it.
-      const { visible } = this.options;
-      if (quad.some((point) => point.x < visible.x1 - 1 || point.x > visible.x2 + 1 || point.y < visible.y1 - 1 || point.y > visible.y2 + 1)) {
-        throw new Bail('a form XObject reaches beyond the visible area');
-      }
+      return null;
+    }
+    if (subtype !== 'Form') return null;
+    // pdf.js draws the form's operators in between: they are the form's own (walked or skipped here).
+    const inner = this.inkOf(() => this.options.ink?.form());
+    const bbox = rectAt(this.context, object.dict, 'BBox');
+    if (!bbox) throw new Bail(`the form ${name} has no /BBox`);
+    const numbersOfMatrix = numbersOf(this.context, arrayAt(this.context, object.dict, 'Matrix'));
+    const matrix = numbersOfMatrix?.length === 6 ? (numbersOfMatrix as unknown as Matrix) : IDENTITY;
+    const ctm = multiply(matrix, this.state.ctm);
+    const quad = quadOf(ctm, bbox.x1, bbox.y1, bbox.x2, bbox.y2);
+    const { visible } = this.options;
+    const under = meetsAny(this.options.areas, quad);
+    const beyond = quad.some((point) => point.x < visible.x1 - 1 || point.x > visible.x2 + 1 || point.y < visible.y1 - 1 || point.y > visible.y2 + 1);
+    if (!under && !beyond) return null;
+    if (this.options.form) throw new Bail(under ? 'a form inside a form XObject lies under a box' : 'a form inside a form XObject reaches beyond the visible area');
+    if (!(reference instanceof PDFRef) || !(object instanceof PDFRawStream)) throw new Bail(`the form ${name} is not a stream object of its own`);
+    // Its content is taken apart like the page's, in a copy of the form for this page only.
+    let content: Uint8Array;
+    try {
+      content = decodePDFRawStream(object).decode();
+    } catch (error) {
+      throw new Bail(`the form ${name} cannot be decoded: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const resources = dictAt(this.context, object.dict, 'Resources') ?? this.resources;
+    const result = rewriteContent(this.context, resources, content, { areas: this.options.areas, visible, ...(inner && { ink: inner }), form: { ctm } });
+    if (!result.ok) throw new Bail(`in the form ${name}: ${result.reason}`);
+    if (result.removedGlyphs === 0) return null;
+    this.removedGlyphs += result.removedGlyphs;
+    this.removed.push(...result.removed);
+    const copy = freeXObjectName(dictAt(this.context, this.resources, 'XObject'), new Set(this.forms.map((form) => form.name)));
+    this.forms.push({ name: copy, ref: reference, content: result.content });
+    return Buffer.from(`${formatName(copy)} Do`, 'latin1');
+  }
+
+  /** Runs a step of the ink cursor; its disagreement with the content makes the page bail. */
+  private inkOf<T>(step: () => T): T {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof InkMismatch) throw new Bail(error.message);
+      throw error;
     }
   }
 
@@ -321,5 +350,5 @@ export function rewriteContent(context: PDFContext, resources: PDFDict | undefin
   chunks.push(bytes.subarray(position));
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
-  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed };
+  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms };
 }

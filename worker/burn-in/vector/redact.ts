@@ -2,6 +2,7 @@ import { decodePDFRawStream, PDFArray, PDFContentStream, PDFRawStream, type PDFC
 import type { BurnBox } from '../../../main/common/export-tasks.js';
 import type { Rect } from '../geometry.js';
 import { drawnAreas, type DrawnRedaction } from './drawn.js';
+import type { FormCopy } from './forms.js';
 import { areaOf } from './geometry.js';
 import type { InkCursor } from './ink.js';
 import { rewriteContent } from './interpret.js';
@@ -36,6 +37,8 @@ export type RedactResult =
       visible: Rect;
       /** Per box, the black drawn beyond it over the glyphs it cuts. */
       drawn: DrawnRedaction[];
+      /** Copies of forms whose text was redacted, drawn by the new content under their names. */
+      forms: FormCopy[];
     }
   | { ok: false; reason: string };
 
@@ -112,6 +115,7 @@ export function redactPageContent(doc: PDFDocument, pageIndex: number, boxes: re
     labels: overlay.labels,
     visible,
     drawn,
+    forms: rewritten.forms,
   };
 }
 
