@@ -51,6 +51,9 @@ export const PATTERN_FLAGS = /^[imsu]*$/;
 
 /** True when `regex` compiles with `flags` (plus the `g` the detector adds). */
 export function regexProblem(regex: string, flags = ''): string | null {
+  // Refinements run even when the length check failed: a megabyte pattern must never reach the compiler
+  // (V8 ran out of memory compiling one). The length issue is already reported.
+  if (regex.length > MAX_PATTERN_LENGTH) return `longer than ${MAX_PATTERN_LENGTH} characters`;
   try {
     new RegExp(regex, `${flags}g`);
     return null;
@@ -59,9 +62,12 @@ export function regexProblem(regex: string, flags = ''): string | null {
   }
 }
 
+/** Longest regular expression a template or a detection job may carry. */
+export const MAX_PATTERN_LENGTH = 1000;
+
 const Pattern = z.strictObject({
   name: z.string().min(1).max(100),
-  regex: z.string().min(1).max(1000),
+  regex: z.string().min(1).max(MAX_PATTERN_LENGTH),
   flags: z.string().regex(PATTERN_FLAGS, 'flags may only use i, m, s, u').max(4).optional(),
 });
 

@@ -42,6 +42,7 @@ function isUnboundedQuantifierAt(regex: string, index: number): boolean {
 export function templatePatternProblem(regex: string, flags = ''): string | null {
   const problem = regexProblem(regex, flags);
   if (problem) return `invalid regular expression: ${problem}`;
+  // Past regexProblem the pattern is at most MAX_PATTERN_LENGTH characters, so these scans stay cheap.
   if (new RegExp(regex, flags).test('')) return 'the pattern matches the empty string';
   if (hasNestedQuantifier(regex)) return 'nested unbounded quantifiers (like (a+)+) can take exponential time; rewrite the pattern';
   return null;
