@@ -6,6 +6,7 @@ import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { useJobTracker } from '../../hooks/useJobTracker.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { ExportDialog } from '../export/ExportDialog.js';
+import { AuditPanel } from './AuditPanel.js';
 import { CaseHeader } from './CaseHeader.js';
 import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
@@ -60,6 +61,7 @@ export function CaseView({ caseId }: { caseId: string }) {
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
           <SearchPanel caseId={caseId} />
+          <AuditPanel caseId={caseId} documents={documents.data ?? []} />
         </div>
         <aside className="case-side" aria-label="Comments">
           <CommentsPanel document={selectedDocument} />
