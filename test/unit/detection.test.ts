@@ -186,7 +186,7 @@ describe('templates: custom terms and patterns', () => {
     expect(DetectionOptions.safeParse({ template: { patterns: [{ name: 'bad', regex: '([a-z' }] } }).success).toBe(false);
     expect(DetectionOptions.safeParse({ entity_kinds: ['ssn', 'shoe_size'] }).success).toBe(false);
     expect(DetectionOptions.safeParse({ template: {}, template_id: '3' }).success).toBe(false);
-    expect(DetectionOptions.parse({})).toEqual({ min_score: 0.5 });
+    expect(DetectionOptions.parse({})).toEqual({}); // min_score falls back to the template's, then 0.5 (detectionPlan)
   });
 });
 

@@ -64,11 +64,12 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
   for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
   found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
   // Values broken across lines: the detectors again over the text with its line breaks joined; only the
-  // matches that cross a break are new. The name tagger reads across breaks by itself.
+  // matches that cross a break are new. The name tagger reads across plain breaks by itself.
   if (text.includes('\n')) {
     const joined = unwrap(text);
     const again: Candidate[] = [];
-    for (const kind of compiled.kinds) if (kind !== 'person_name') again.push(...DETECTORS[kind](joined.text));
+    // Names only where a word was hyphenated at a line end ("Ivano-\nvich"): the tagger is the costly part.
+    for (const kind of compiled.kinds) if (kind !== 'person_name' || joined.hyphenBreaks.size > 0) again.push(...DETECTORS[kind](joined.text));
     again.push(...findPatterns(joined.text, compiled.patterns));
     for (const candidate of again) {
       const wrapped = mapBack(joined, candidate);

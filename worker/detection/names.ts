@@ -240,6 +240,9 @@ export function findNames(text: string): Candidate[] {
     // Lower-case words alone ("mom", "bro") are rarely worth a redaction suggestion in records.
     if (!/\p{Lu}/u.test(value) || !/\p{L}{2}/u.test(value)) continue;
     const evidence = contextEvidence(text, span.start, span.end, /^[^\p{Ll}]+$/u.test(value));
+    // "Johnson Controls Inc.": capitalised words running on into an organisation word belong to a company.
+    const runOn = /^[ \t]+(?:\p{Lu}[\p{L}&'’-]*[ \t]+){0,2}(\p{Lu}[\p{L}]*)/u.exec(text.slice(span.end, span.end + 60));
+    if (runOn && ORGANISATION_WORDS.has((runOn[1] as string).toLowerCase()) && evidence.cues.length === 0) continue;
     const score = 0.5 + 0.45 * span.confidence + Math.max(0, evidence.bonus) * 0.4;
     found.push({ entity: 'person_name', start: span.start, end: span.end, score: clamp(score), cues: evidence.cues, rule: 'model:ner-perceptron' });
   }
@@ -248,17 +251,17 @@ export function findNames(text: string): Candidate[] {
     const backed = candidate.cues.length > 0;
     const agreed = spans.some((span) => span.kind === 'PER' && span.start < candidate.end && candidate.start < span.end);
     // Without a cue, the tagger's view decides: an organisation or place loses a lot, no name at all some.
-    const penalty = backed || agreed ? 0 : other ? 0.3 : 0.2;
+    const penalty = backed || agreed ? 0 : other ? (other.confidence >= 0.9 ? 0.5 : 0.3) : 0.2;
     const rule = penalty > 0 ? { ...candidate, score: clamp(candidate.score - penalty) } : candidate;
     // One name found both ways: the longer span, with the better score ("OKONKWO, ÉMILIE" over "ÉMILIE").
     const inside = found.findIndex((model) => model.rule?.startsWith('model:') && model.start >= rule.start && model.end <= rule.end);
     const around = found.findIndex((model) => model.rule?.startsWith('model:') && rule.start >= model.start && rule.end <= model.end);
     if (inside >= 0) {
       const model = found[inside] as Candidate;
-      found[inside] = { ...rule, score: Math.max(rule.score, model.score), cues: [...new Set([...rule.cues, ...model.cues, 'model'])] };
+      found[inside] = { ...rule, score: Math.max(rule.score, model.score), cues: [...new Set([...rule.cues, ...model.cues])], rule: `${model.rule}+${rule.rule}` };
     } else if (around >= 0) {
       const model = found[around] as Candidate;
-      found[around] = { ...model, score: Math.max(rule.score, model.score), cues: [...new Set([...model.cues, ...rule.cues])] };
+      found[around] = { ...model, score: Math.max(rule.score, model.score), cues: [...new Set([...model.cues, ...rule.cues])], rule: `${model.rule}+${rule.rule}` };
     } else found.push(rule);
   }
   return found;
