@@ -131,33 +131,36 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
       const pdf = pdfGlyphs?.[glyphIndex];
       if (pdf && pdf.code !== code) throw new Bail(`pdf.js reads other glyph codes than the content shows (font ${text.fontName ?? ''})`);
       const font = text.font;
-      const width = font ? font.width(code) : pdf ? pdf.advance * 1000 : undefined;
+      // A code the font's own metrics do not know (a standard font's unnamed glyph) advances as pdf.js reads it.
+      const width = (font ? font.width(code) : undefined) ?? (pdf ? pdf.advance * 1000 : undefined);
       if (width === undefined) throw new Bail(`font ${text.fontName ?? ''} has no width for code ${code}`);
       const advance = width / 1000;
       const isSpace = font ? !font.twoByte && code === 32 : pdf?.isSpace === true;
       const spacing = charSpacing + (isSpace ? wordSpacing : 0);
       const glyphMatrix = multiply(multiply([fontSize * scale, 0, 0, fontSize, 0, rise], textMatrix), input.ctm);
       // A CID font that is not embedded has no glyph shapes a viewer can agree on: its extent stands in.
-      const ink = font && !font.embedded && font.twoByte ? undefined : substituted(pdf?.ink, font?.embedded === false);
+      const ink = font && !font.embedded && font.twoByte ? undefined : pdf?.ink;
       let quad: Point[];
-      let drawn = false;
+      // What the black must cover: the ink, with room for another viewer's substitute of a font not embedded.
+      let cover: Point[] | null = null;
       if (!visibleInk || ink === 'none') {
         quad = quadOf(glyphMatrix, Math.min(0, advance), TEXT_BAND.y1, Math.max(0, advance), TEXT_BAND.y2);
       } else if (ink === undefined) {
         // Nothing measured this glyph: the font's own extent stands in for its ink.
         quad = quadOf(glyphMatrix, Math.min(0, advance), font?.descent ?? -0.25, Math.max(0, advance), font?.ascent ?? 1);
-        drawn = true;
+        cover = quad;
       } else {
         quad = quadOf(glyphMatrix, ink.x1, ink.y1, ink.x2, ink.y2);
-        drawn = true;
+        const room = substituted(ink, font?.embedded === false) as Rect;
+        cover = quadOf(glyphMatrix, room.x1, room.y1, room.x2, room.y2);
       }
       const hits = areas.flatMap((area, index) => (meets(area, quad, strokeGrow) ? [index] : []));
       if (hits.length > 0 || outside(visible, quad)) {
         if (renderMode >= 4) throw new Bail('text under a box is part of a clipping path');
         if (fontSize === 0) throw new Bail('text under a box has font size 0');
         removedCount += 1;
-        if (drawn && hits.length > 0) {
-          const bounds = boundsOf(quad);
+        if (cover && hits.length > 0) {
+          const bounds = boundsOf(cover);
           removed.push({ bounds: { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow }, areas: hits });
         }
         open = null;
