@@ -112,3 +112,21 @@ export async function deleteRedactionsByRowIds(db: Executor, ids: readonly numbe
     await db.deleteFrom('redactions').where('id', 'in', ids.slice(start, start + 500)).execute();
   }
 }
+
+/** Pending boxes (suggestions) of a case's live documents, in (document, page, id) order, with the file name. */
+export function listCasePendingRedactions(db: Executor, organizationId: number, caseId: number, limit: number) {
+  return db
+    .selectFrom('redactions as r')
+    .innerJoin('documents as d', 'd.id', 'r.document_id')
+    .selectAll('r')
+    .select('d.file_name')
+    .where('r.organization_id', '=', organizationId)
+    .where('d.case_id', '=', caseId)
+    .where('d.deleted_at', 'is', null)
+    .where('r.state', '=', 'pending')
+    .orderBy('r.document_id')
+    .orderBy('r.page_number')
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+}

@@ -15,6 +15,7 @@ import { openApiRoutes } from './openapi.js';
 import { RateLimits } from './rate-limit.js';
 import { redactionRoutes } from './redactions.js';
 import { releaseRoutes } from './releases.js';
+import { reviewQueueRoutes } from './review-queue.js';
 import { roleRoutes } from './roles.js';
 import { searchRoutes } from './search.js';
 import { intakeRoutes } from './intake.js';
@@ -67,6 +68,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(watchedFolderRoutes);
   await app.register(searchRoutes);
   await app.register(auditRoutes);
+  await app.register(reviewQueueRoutes);
   await app.register(intakeRoutes);
 };
 
