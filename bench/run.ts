@@ -12,6 +12,7 @@ import path from 'node:path';
 import { apiLatency } from './api-latency.js';
 import { exportBench } from './export.js';
 import { detectionBench } from './detection.js';
+import { fuzzBench } from './fuzz.js';
 import { renderTable } from './lib/format.js';
 import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
@@ -19,7 +20,7 @@ import { searchBench } from './search.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench];
+const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

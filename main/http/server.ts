@@ -76,7 +76,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
         apiKeyAddress: new FailureThrottle(throttle.apiKeyPerAddress, 'client address'),
       }
     : null;
-  const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() }, throttles };
+  const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() }, throttles, routes: [] };
   app.decorate('obscura', context);
 
   // An empty body on a JSON request means "no body" (e.g. POST …/complete), not a parse error.
@@ -94,6 +94,11 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
 
   app.addHook('onRequest', guardHostAndOrigin(context.originPolicy));
   app.addHook('onRoute', guardBodylessRoute);
+  app.addHook('onRoute', (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      context.routes.push({ method, url: route.url, schema: route.schema as HttpContext['routes'][number]['schema'] });
+    }
+  });
   // Once closing, answers to requests still in flight end their connection, so a client's idle keep-alive
   // socket cannot hold shutdown open until it times out.
   let closing = false;

@@ -13,6 +13,14 @@ export interface HttpContext {
   originPolicy: OriginPolicy;
   /** Failed sign-ins per account and per client address, failed API-key authentications per address; null when disabled. */
   throttles: { account: FailureThrottle; address: FailureThrottle; apiKeyAddress: FailureThrottle } | null;
+  /** Every route with its schemas, as registered (for the fuzz suite and route-wide checks). */
+  routes: RegisteredRoute[];
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema: { params?: unknown; querystring?: unknown; body?: unknown } | undefined;
 }
 
 export interface IdempotencyClaim {
