@@ -1,4 +1,5 @@
 import type { BurnMethod, ImageMode } from './schemas/exports.js';
+import type { PageCertificate } from './page-certificate.js';
 import type { PageWord } from './schemas/pages.js';
 
 // Worker tasks of the export runner (main/jobs/exports.ts → worker/burn-in/). Plain data only.
@@ -92,6 +93,8 @@ export interface RasterizedPage {
   withheld: string[];
   /** Why a PDF page could not be redacted in its content with method auto; null when it was not tried. */
   fallback: string | null;
+  /** The black drawn on the page ([x1, y1, x2, y2], document units, padding included): what verification masks. */
+  drawnAreas?: [number, number, number, number][];
 }
 
 /**
@@ -108,6 +111,8 @@ export interface RewrittenPage {
   removedGlyphs: number;
   /** The black drawn for each box: the box, grown only over the whole ink of glyphs it cuts. */
   drawn: DrawnBox[];
+  /** Every black area of the page (boxes with padding, and their growth), user space: what verification masks. */
+  drawnAreas?: [number, number, number, number][];
   /** Copies of form XObjects whose text was redacted: the content draws each by `name`; the copy keeps the
    * original's dictionary (object `[number, generation]` of the source) with the new content (Flate, a work file). */
   forms?: { name: string; object: [number, number]; contentPath: string }[];
@@ -202,6 +207,19 @@ export interface PageCheck {
   label: string;
   words: LayerWord[];
   withheld: string[];
+  /** The two-way comparison with the source page (worker/burn-in/fidelity/); absent: leak check only. */
+  certify?: CertifyPlan;
+}
+
+/** What verification compares an output page with: its source page and the areas drawn black on it. */
+export interface CertifyPlan {
+  documentId: number;
+  sourcePath: string;
+  sourceType: ExportDocumentType;
+  page: number;
+  method: 'vector' | 'raster';
+  drawn: [number, number, number, number][];
+  fallback: string | null;
 }
 
 export interface ExportAssembleResult {
@@ -233,6 +251,8 @@ export interface ExportVerification {
   pages: number;
   burnedPages: number;
   withheldWords: number;
+  /** One per checked page (main/common/page-certificate.ts). */
+  certificates?: PageCertificate[];
 }
 
 export interface ExportVerifyResult {

@@ -18,6 +18,7 @@ import type {
 } from '../common/export-tasks.js';
 import { LAYER_INFO, LAYERS } from '../common/redaction-catalog.js';
 import type { ExportOptions, ExportSummary } from '../common/schemas/exports.js';
+import { MAX_CERTIFICATES_LISTED } from '../common/schemas/page-certificates.js';
 import { PageWord } from '../common/schemas/pages.js';
 import type { Runtime } from '../runtime.js';
 import type { StagedBlob } from '../services/blob-store.js';
@@ -196,8 +197,13 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
     ),
   );
   return results.reduce<ExportVerification>(
-    (sum, { verification }) => ({ pages: verification.pages, burnedPages: sum.burnedPages + verification.burnedPages, withheldWords: sum.withheldWords + verification.withheldWords }),
-    { pages: assembled.pages, burnedPages: 0, withheldWords: 0 },
+    (sum, { verification }) => ({
+      pages: verification.pages,
+      burnedPages: sum.burnedPages + verification.burnedPages,
+      withheldWords: sum.withheldWords + verification.withheldWords,
+      certificates: [...(sum.certificates ?? []), ...(verification.certificates ?? [])].sort((a, b) => a.output_page - b.output_page),
+    }),
+    { pages: assembled.pages, burnedPages: 0, withheldWords: 0, certificates: [] },
   );
 }
 
@@ -261,7 +267,9 @@ export function summaryOf(
     redactions: documents.reduce((sum, document) => sum + document.applied.length, 0),
     by_exemption: countByExemption(documents),
     skipped_documents: skipped,
-    verification: verification ? { files, pages: verification.pages, burned_pages: verification.burnedPages, withheld_words: verification.withheldWords } : null,
+    verification: verification
+      ? { files, pages: verification.pages, burned_pages: verification.burnedPages, withheld_words: verification.withheldWords, page_certificates: (verification.certificates ?? []).slice(0, MAX_CERTIFICATES_LISTED) }
+      : null,
     burn,
   };
 }

@@ -132,7 +132,10 @@ function addBuffer(zip: ZipFile, files: ZipEntry[], name: string, bytes: Uint8Ar
 }
 
 function sumVerification(results: ExportVerification[]): ExportVerification {
-  return results.reduce((sum, result) => ({ pages: sum.pages + result.pages, burnedPages: sum.burnedPages + result.burnedPages, withheldWords: sum.withheldWords + result.withheldWords }), { pages: 0, burnedPages: 0, withheldWords: 0 });
+  return results.reduce(
+    (sum, result) => ({ pages: sum.pages + result.pages, burnedPages: sum.burnedPages + result.burnedPages, withheldWords: sum.withheldWords + result.withheldWords, certificates: [...(sum.certificates ?? []), ...(result.certificates ?? [])] }),
+    { pages: 0, burnedPages: 0, withheldWords: 0, certificates: [] },
+  );
 }
 
 export async function buildReleaseZip(ctx: BuildContext, material: ExportMaterial, options: ExportOptions): Promise<BuiltExport> {
@@ -207,7 +210,13 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
     addBuffer(zip, files, 'cover-letter.pdf', letter, 'application/pdf', mtime, false);
   }
   const byOutputPage = outputs.flatMap((output, index) =>
-    (output.assembled.layout ?? []).map((_, page) => ({ file: output.name, page: page + 1, checked: output.assembled.checks.some((check) => check.outputPage === page + 1), verified: verifications[index] !== undefined })),
+    (output.assembled.layout ?? []).map((_, page) => ({
+      file: output.name,
+      page: page + 1,
+      checked: output.assembled.checks.some((check) => check.outputPage === page + 1),
+      verified: verifications[index] !== undefined,
+      certificate: verifications[index]?.certificates?.find((entry) => entry.output_page === page + 1) ?? null,
+    })),
   );
   const manifest = {
     schema_version: 2,
@@ -232,7 +241,7 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
       pages: verification.pages,
       burned_pages: verification.burnedPages,
       withheld_words: verification.withheldWords,
-      per_page: byOutputPage.map((entry, index) => ({ bates: finished.pages[index]?.bates ?? null, file: entry.file, file_page: entry.page, leak_checked: entry.checked, structure_checked: entry.verified })),
+      per_page: byOutputPage.map((entry, index) => ({ bates: finished.pages[index]?.bates ?? null, file: entry.file, file_page: entry.page, leak_checked: entry.checked, structure_checked: entry.verified, certificate: entry.certificate })),
     },
   };
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', { compress: true, mtime });

@@ -14,7 +14,7 @@ import {
   type PDFFont,
   type PDFPage,
 } from 'pdf-lib';
-import type { AssembleDocument, ReleaseLayoutPage, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
+import type { AssembleDocument, CertifyPlan, ReleaseLayoutPage, BurnedPage, CoverSheet, ExportAssembleResult, ExportAssembleTask, LayerWord, PageCheck, RasterizedPage, RewrittenPage } from '../../main/common/export-tasks.js';
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { loadWritable } from './decrypt/index.js';
@@ -130,6 +130,12 @@ async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promi
   if (page.labelFont) addLabelFont(source.context, resources, page.labelFont);
 }
 
+/** What verification compares a burned page with (fidelity/): its source page and the black drawn on it. */
+function certifyPlan(entry: AssembleDocument, page: BurnedPage): CertifyPlan {
+  const { documentId, path, documentType } = entry.source;
+  return { documentId, sourcePath: path, sourceType: documentType, page: page.page, method: page.method, drawn: page.drawnAreas ?? [], fallback: page.method === 'raster' ? page.fallback : null };
+}
+
 /**
  * Adds one document's pages in order: rendered ones from their images, rewritten ones and the others copied
  * (or rendered when they cannot be copied).
@@ -139,7 +145,7 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const burned = new Map<number, BurnedPage>(entry.burned.map((page) => [page.page, page]));
   const checks: PageCheck[] = [];
   const layout: ReleaseLayoutPage[] = [];
-  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld });
+  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page) });
   const place = async (page: RasterizedPage) => {
     await addBurnedPage(out, page);
     layout.push(releasedPage(entry.source.documentId, page.page));

@@ -4,6 +4,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
+import { drawnAreas } from './fidelity/index.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
@@ -171,6 +172,7 @@ async function finishPage(
     words: sorted.words,
     withheld: sorted.withheld,
     fallback,
+    drawnAreas: drawnAreas(request.boxes, raster.padding),
   };
 }
 

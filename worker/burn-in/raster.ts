@@ -1,6 +1,7 @@
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { BurnBox, BurnSettings, PageImageEncoding } from '../../main/common/export-tasks.js';
 import { encodeG4 } from './ccitt.js';
+import { stripJpegMetadata } from './metadata/jpeg.js';
 
 // Painting boxes onto a rendered page and turning the pixels into the page image of the output.
 
@@ -173,7 +174,9 @@ export async function encodePage(canvas: Canvas, settings: BurnSettings): Promis
     }
   }
   const jpeg = await canvas.encode('jpeg', settings.jpegQuality);
-  return { bytes: new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength), encoding: 'jpeg', width, height };
+  const bytes = new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
+  // The encoder adds an ICC profile segment (APP2); the PDF's colour space decides, and outputs carry no segments.
+  return { bytes: stripJpegMetadata(bytes)?.bytes ?? bytes, encoding: 'jpeg', width, height };
 }
 
 /**

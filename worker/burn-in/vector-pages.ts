@@ -5,6 +5,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
+import { drawnAreas, twoWayCheck } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
@@ -109,7 +110,12 @@ async function problemsOf(page: PDFPageProxy, candidate: Candidate): Promise<str
  * Reads every candidate back with pdf.js from one scratch document made of the pages of `source` (which this
  * changes: their content becomes the candidates'); returns the problems by page number.
  */
-export async function checkRewritten(source: PDFDocument, candidates: readonly Candidate[]): Promise<Map<number, string[]>> {
+export async function checkRewritten(
+  source: PDFDocument,
+  candidates: readonly Candidate[],
+  /** The two-way check against the source page (fidelity/): run on pages that pass the leak check. */
+  fidelity?: (candidate: Candidate, page: PDFPageProxy, document: PDFDocumentProxy) => Promise<string[]>,
+): Promise<Map<number, string[]>> {
   const scratch = await PDFDocument.create({ updateMetadata: false });
   for (const candidate of candidates) {
     // The page as it will be released, without the boxes and labels drawn over it.
@@ -127,7 +133,9 @@ export async function checkRewritten(source: PDFDocument, candidates: readonly C
     for (const [index, candidate] of candidates.entries()) {
       const page = await document.getPage(index + 1);
       try {
-        problems.set(candidate.page, await problemsOf(page, candidate));
+        const found = await problemsOf(page, candidate);
+        if (found.length === 0 && fidelity) found.push(...(await fidelity(candidate, page, document)));
+        problems.set(candidate.page, found);
       } finally {
         page.cleanup();
       }
@@ -220,7 +228,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
   if (candidates.length === 0) return outcomes;
   let problems: Map<number, string[]>;
   try {
-    problems = await checkRewritten(source, candidates);
+    problems = await checkRewritten(source, candidates, twoWayCheck(document, padding));
   } catch (error) {
     const reason = `the rewritten pages could not be read back: ${error instanceof Error ? error.message : String(error)}`;
     problems = new Map(candidates.map((candidate) => [candidate.page, [reason]]));
@@ -246,6 +254,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       labelFont: candidate.labelFont,
       removedGlyphs: candidate.removedGlyphs,
       drawn: candidate.drawn,
+      drawnAreas: drawnAreas(candidate.boxes, padding, candidate.drawn),
       ...(forms.length > 0 && { forms }),
       words: [...candidate.kept, ...candidate.labels],
       withheld: [...candidate.withheld],

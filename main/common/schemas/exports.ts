@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LAYERS } from '../redaction-catalog.js';
 import { CASE_STATUSES } from './cases.js';
+import { PageCertificateSchema } from './page-certificates.js';
 import { STAMP_POSITIONS } from './releases.js';
 import { Timestamp } from './shared.js';
 
@@ -128,7 +129,13 @@ export const ExportSummary = z
     by_exemption: z.record(z.string(), z.number().int()),
     skipped_documents: z.array(z.object({ document_id: z.string(), file_name: z.string(), reason: z.string() })),
     verification: z
-      .object({ files: z.number().int(), pages: z.number().int(), burned_pages: z.number().int(), withheld_words: z.number().int() })
+      .object({
+        files: z.number().int(),
+        pages: z.number().int(),
+        burned_pages: z.number().int(),
+        withheld_words: z.number().int(),
+        page_certificates: z.array(PageCertificateSchema).optional().describe('One per burned page (first 1000): the two-way check against its source page'),
+      })
       .nullable()
       .describe('What the check before completion covered; null for csv and json'),
     burn: z

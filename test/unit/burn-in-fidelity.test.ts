@@ -1,0 +1,115 @@
+import { PDFDocument } from 'pdf-lib';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { describe, expect, it } from 'vitest';
+import type { BurnBox, DrawnBox } from '../../main/common/export-tasks.js';
+import { asRects, comparePixels, compareWords, drawnAreas, twoWayCheck } from '../../worker/burn-in/fidelity/index.js';
+import { openPdf } from '../../worker/burn-in/pdfjs.js';
+import { checkRewritten, pageWords, sortWords, type Candidate } from '../../worker/burn-in/vector-pages.js';
+import { InkCursor, pageInk } from '../../worker/burn-in/vector/ink.js';
+import { redactPageContent } from '../../worker/burn-in/vector/redact.js';
+import { box, helvetica, helveticaWidth, pagePdf } from '../helpers/vector-pdfs.js';
+
+// The two-way check: a rewritten page whose content lost text outside the drawn areas is caught by (b) words
+// and (c) pixels, so method auto renders it instead. The leak check alone (the code before issue 15) passed it.
+
+const ABOVE = 'BT /F1 12 Tf 72 713 Td (Aboveline stays) Tj ET';
+const MIDDLE = 'BT /F1 12 Tf 72 700 Td (Keepword Secretword) Tj ET';
+const BELOW = 'BT /F1 12 Tf 72 687 Td (Belowline stays) Tj ET';
+const PAGE = `${ABOVE} ${MIDDLE} ${BELOW}`;
+
+async function secretBox(): Promise<BurnBox> {
+  const start = 72 + (await helveticaWidth('Keepword ', 12));
+  return box(start - 0.5, 698, start + (await helveticaWidth('Secretword', 12)) + 0.5, 709);
+}
+
+type Drawn = DrawnBox[];
+
+async function candidate(bytes: Buffer, boxes: BurnBox[], redacted: (doc: PDFDocument, page: PDFPageProxy) => Promise<{ content: Uint8Array; drawn: Drawn }>): Promise<{ doc: PDFDocument; candidate: Candidate & { drawn: Drawn } }> {
+  const doc = await PDFDocument.load(bytes);
+  const document = await openPdf(bytes);
+  try {
+    const page = await document.getPage(1);
+    const words = await pageWords(page);
+    const visible = { x1: 0, y1: 0, x2: 612, y2: 792 };
+    const made = await redacted(doc, page);
+    return { doc, candidate: { page: 1, boxes, redacted: made.content, visible, drawn: made.drawn, ...sortWords(words, [], boxes, 0.5, visible) } };
+  } finally {
+    await document.destroy();
+  }
+}
+
+async function twoWay(bytes: Buffer, made: { doc: PDFDocument; candidate: Candidate & { drawn: Drawn } }): Promise<string[]> {
+  const source = await openPdf(bytes);
+  try {
+    return (await checkRewritten(made.doc, [made.candidate], twoWayCheck(source, 0.5))).get(1) ?? ['not checked'];
+  } finally {
+    await source.destroy();
+  }
+}
+
+describe('fidelity: the two-way check of a rewritten page', () => {
+  it('passes a page that lost only what lay under its box', async () => {
+    const bytes = await pagePdf({ content: PAGE, resources: helvetica });
+    const boxes = [await secretBox()];
+    const good = await candidate(bytes, boxes, async (doc, page) => {
+      const result = redactPageContent(doc, 0, boxes, { padding: 0.5, labels: false, ink: new InkCursor(await pageInk(page)) });
+      if (!result.ok) throw new Error(result.reason);
+      const drawn = result.drawn.map((entry) => ({ box: entry.box, redactionId: null, growth: entry.growth, rects: entry.rects.map((rect): [number, number, number, number] => [rect.x1, rect.y1, rect.x2, rect.y2]) }));
+      return { content: result.redacted, drawn };
+    });
+    expect(await twoWay(bytes, good)).toEqual([]);
+  });
+
+  it('catches a line above the box erased with it: (b) words and (c) pixels, where the leak check saw nothing', async () => {
+    const bytes = await pagePdf({ content: PAGE, resources: helvetica });
+    const boxes = [await secretBox()];
+    const erased = async () => ({ content: Buffer.from(`BT /F1 12 Tf 72 700 Td (Keepword) Tj ET ${BELOW}`), drawn: [] });
+    // The check before issue 15: nothing under the box survives, so the page passed.
+    const before = await candidate(bytes, boxes, erased);
+    expect((await checkRewritten(before.doc, [before.candidate])).get(1)).toEqual([]);
+    const problems = await twoWay(bytes, await candidate(bytes, boxes, erased));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^2 of 4 word\(s\) outside the drawn areas are missing from its text \(first at x 72\.0, y 7\d\d\.\d\)$/);
+    expect(problems[1]).toMatch(/pixel\(s\) outside the drawn areas differ from the source \(at most 24 may\)/);
+  });
+
+  it('catches a few letters cut from a word beside the box by pixels, and the word by its text', async () => {
+    const bytes = await pagePdf({ content: PAGE, resources: helvetica });
+    const boxes = [await secretBox()];
+    // "Keepword" lost its last two letters (as font-wide bounds once cut neighbours): no box covers them.
+    const cut = await candidate(bytes, boxes, async () => ({ content: Buffer.from(`${ABOVE} BT /F1 12 Tf 72 700 Td (Keepwo) Tj ET ${BELOW}`), drawn: [] }));
+    const problems = await twoWay(bytes, cut);
+    expect(problems.some((problem) => /word\(s\) outside the drawn areas are missing/.test(problem))).toBe(true);
+    expect(problems.some((problem) => /pixel\(s\) outside the drawn areas differ/.test(problem))).toBe(true);
+  });
+});
+
+describe('fidelity: the parts', () => {
+  it('drawn areas are the padded boxes (polygons by their bounds) and the recorded growth', () => {
+    const polygon = { x1: 0, y1: 0, x2: 0, y2: 0, points: [{ x: 10, y: 10 }, { x: 30, y: 12 }, { x: 20, y: 40 }] };
+    expect(drawnAreas([box(100, 100, 150, 120), polygon], 1, [{ rects: [[150, 98, 155, 121]] }])).toEqual([
+      [99, 99, 151, 121],
+      [9, 9, 31, 41],
+      [150, 98, 155, 121],
+    ]);
+  });
+
+  it('compareWords: words touching a drawn area are not looked for; the others must stand within 1 pt', () => {
+    const word = (text: string, x1: number, y1 = 700) => ({ text, x1, y1, x2: x1 + 40, y2: y1 + 12, slackX: 0.1, slackY: 0 });
+    const source = [word('alpha', 72), word('beta', 120), word('gamma', 200)];
+    const drawn = asRects([[118, 698, 162, 714]]);
+    const visible = { x1: 0, y1: 0, x2: 612, y2: 792 };
+    expect(compareWords(source, [word('alpha', 72.6), word('gamma', 200)], drawn, visible)).toMatchObject({ checked: 2, missing: 0 });
+    expect(compareWords(source, [word('alpha', 73.5), word('gamma', 200)], drawn, visible)).toMatchObject({ checked: 2, missing: 1, firstMissing: { x1: 72, y1: 700 } });
+    expect(compareWords(source, [word('gamma', 200)], drawn, visible).missing).toBe(1);
+    // Glued to a neighbour by the reader: still there.
+    expect(compareWords([word('alpha', 72)], [{ ...word('alphaomega', 71.5), x2: 160 }], [], visible).missing).toBe(0);
+  });
+
+  it('comparePixels: counts pixels beyond the grey tolerance outside the masks only', () => {
+    const a = { width: 4, height: 2, pixels: new Uint8Array([255, 255, 0, 0, 255, 255, 255, 255]) };
+    const b = { width: 4, height: 2, pixels: new Uint8Array([255, 200, 255, 255, 255, 255, 255, 0]) };
+    expect(comparePixels(a, b, [], 64)).toMatchObject({ compared: 8, differing: 3 });
+    expect(comparePixels(a, b, [{ x1: 2, y1: 0, x2: 4, y2: 1 }], 64)).toMatchObject({ compared: 6, differing: 1, where: { x1: 3, y1: 1, x2: 4, y2: 2 } });
+  });
+});

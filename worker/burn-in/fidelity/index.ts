@@ -1,0 +1,139 @@
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Rect } from '../geometry.js';
+import { fontWidthsOf, textRuns } from '../pdfjs.js';
+import { wordsFromRuns, type SourceWord } from '../words.js';
+import { comparePixels, halve, renderArea, type PixelComparison } from './pixels.js';
+import { compareWords, type WordComparison } from './words.js';
+
+// The two-way check of a produced page against its source (issue 15): besides "nothing under a box survives"
+// (verify.ts), everything outside the drawn areas must survive. (b) every source word wholly outside the drawn
+// areas is in the output's text, same characters, same place; (c) rendered by the same engine (pdf.js) at
+// FIDELITY_DPI, the two pages' pixels outside the drawn areas (grown by MASK_MARGIN pixels) agree within the
+// tolerance of the page's kind. One front door: comparePage.
+
+export { compareWords, touchesDrawn, WORD_TOLERANCE, type WordComparison } from './words.js';
+export { comparePixels, type Grey, type PixelComparison } from './pixels.js';
+
+export const FIDELITY_DPI = 100;
+/** Pixels the drawn areas are grown by before masking: box edges are antialiased over one pixel each side. */
+export const MASK_MARGIN = 2;
+
+/**
+ * Tolerances by kind of page. A page redacted in its content is drawn by the same engine from the same operators
+ * outside the boxes: pixels agree exactly but where a glyph's antialiased edge meets a clip, so any pixel off by
+ * more than a quarter of the grey range counts and a handful may. A rendered page is the source drawn at the
+ * export dpi, stored 1-bit (threshold 160) or JPEG, and drawn again: glyph edges move by up to one export pixel
+ * and greys turn black or white, so both renderings are averaged over 2×2 pixels (50 dpi cells) first and a cell
+ * counts when it is off by more than 96 grey levels: a thresholded edge moves a cell by at most about half of
+ * the range, missing ink of a glyph stroke moves it by more. Both allow 24 cells or pixels: a missing word of
+ * 8 pt text at 100 dpi leaves more than that (a single "i" about 20).
+ */
+export const TOLERANCES = {
+  vector: { grey: 64, maxDiffering: 24, halve: false },
+  raster: { grey: 96, maxDiffering: 24, halve: true },
+} as const;
+
+export type PageKind = keyof typeof TOLERANCES;
+
+export interface PageComparison {
+  words: WordComparison;
+  pixels: PixelComparison;
+  tolerance: { dpi: number; grey: number; max_differing_pixels: number; mask_margin_pixels: number };
+  /** Empty when the page passes (b) and (c). */
+  problems: string[];
+}
+
+export interface ComparedPages {
+  source: { document: PDFDocumentProxy; page: PDFPageProxy };
+  output: { document: PDFDocumentProxy; page: PDFPageProxy };
+  /** The drawn areas (boxes with padding, grown over cut glyphs), in the source page's user space. */
+  drawn: readonly Rect[];
+  kind: PageKind;
+  /** Source words to look for; default the source page's own text. */
+  sourceWords?: readonly SourceWord[];
+}
+
+/** The words of a page as pdf.js reads them, placed with the page's own font widths. */
+export async function wordsOfPage(page: PDFPageProxy): Promise<SourceWord[]> {
+  await page.getOperatorList({ intent: 'display' });
+  return wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+}
+
+function viewOf(page: PDFPageProxy): Rect {
+  const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = page.view;
+  return { x1, y1, x2, y2 };
+}
+
+/** Compares a produced page with its source page: (b) words and (c) pixels outside the drawn areas. */
+export async function comparePage(input: ComparedPages): Promise<PageComparison> {
+  const rules = TOLERANCES[input.kind];
+  const area = viewOf(input.source.page);
+  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
+  const outputWords = await wordsOfPage(input.output.page);
+  const words = compareWords(sourceWords, outputWords, input.drawn, area);
+  let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
+  let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);
+  const scale = FIDELITY_DPI / 72 / (rules.halve ? 2 : 1);
+  const margin = rules.halve ? Math.ceil(MASK_MARGIN / 2) : MASK_MARGIN;
+  if (rules.halve) {
+    before = halve(before);
+    after = halve(after);
+  }
+  const masks = input.drawn.map((rect) => ({ x1: (rect.x1 - area.x1) * scale - margin, y1: (area.y2 - rect.y2) * scale - margin, x2: (rect.x2 - area.x1) * scale + margin, y2: (area.y2 - rect.y1) * scale + margin }));
+  const pixels = comparePixels(before, after, masks, rules.grey);
+  const problems: string[] = [];
+  if (words.missing > 0) {
+    const at = words.firstMissing;
+    problems.push(`${words.missing} of ${words.checked} word(s) outside the drawn areas are missing from its text${at ? ` (first at x ${at.x1.toFixed(1)}, y ${at.y1.toFixed(1)})` : ''}`);
+  }
+  if (pixels.differing > rules.maxDiffering) {
+    const where = pixels.where;
+    const toUser = (px: number, py: number) => `x ${(area.x1 + px / scale).toFixed(1)}, y ${(area.y2 - py / scale).toFixed(1)}`;
+    problems.push(`${pixels.differing} pixel(s) outside the drawn areas differ from the source (at most ${rules.maxDiffering} may)${where ? ` between ${toUser(where.x1, where.y2)} and ${toUser(where.x2, where.y1)}` : ''}`);
+  }
+  return {
+    words,
+    pixels,
+    tolerance: { dpi: FIDELITY_DPI / (rules.halve ? 2 : 1), grey: rules.grey, max_differing_pixels: rules.maxDiffering, mask_margin_pixels: margin },
+    problems,
+  };
+}
+
+interface BoxLike {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  points: readonly { x: number; y: number }[];
+}
+
+/** Every area drawn black on a page: each box (a polygon by its bounds) with the padding, and any growth. */
+export function drawnAreas(boxes: readonly BoxLike[], padding: number, growth: readonly { rects: readonly (readonly [number, number, number, number])[] }[] = []): [number, number, number, number][] {
+  const areas = boxes.map((box): [number, number, number, number] => {
+    const xs = box.points.length >= 3 ? box.points.map((point) => point.x) : [box.x1, box.x2];
+    const ys = box.points.length >= 3 ? box.points.map((point) => point.y) : [box.y1, box.y2];
+    return [Math.min(...xs) - padding, Math.min(...ys) - padding, Math.max(...xs) + padding, Math.max(...ys) + padding];
+  });
+  for (const entry of growth) for (const rect of entry.rects) areas.push([rect[0], rect[1], rect[2], rect[3]]);
+  return areas;
+}
+
+export function asRects(areas: readonly (readonly [number, number, number, number])[]): Rect[] {
+  return areas.map(([x1, y1, x2, y2]) => ({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) }));
+}
+
+/**
+ * The check method auto runs on each rewritten page before it may be used (vector-pages.ts checkRewritten): the
+ * page read back from a scratch file against the source page; problems make it fall back to rendering.
+ */
+export function twoWayCheck(source: PDFDocumentProxy, padding: number) {
+  return async (candidate: { page: number; boxes: readonly BoxLike[]; drawn?: readonly { rects: readonly (readonly [number, number, number, number])[] }[] }, page: PDFPageProxy, scratch: PDFDocumentProxy): Promise<string[]> => {
+    const original = await source.getPage(candidate.page);
+    try {
+      const drawn = asRects(drawnAreas(candidate.boxes, padding, candidate.drawn ?? []));
+      return (await comparePage({ source: { document: source, page: original }, output: { document: scratch, page }, drawn, kind: 'vector' })).problems;
+    } finally {
+      original.cleanup();
+    }
+  };
+}

@@ -1,0 +1,58 @@
+import { contains, center, expand, type Rect } from '../geometry.js';
+import { token, type SourceWord } from '../words.js';
+
+// (b) of the two-way check: every source word whose whole extent lies outside the drawn areas is in the output's
+// text with the same characters at the same place.
+
+/** How far an output word's corner may stand from the source word's, in points. */
+export const WORD_TOLERANCE = 1;
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+}
+
+/** Whether a word may reach a drawn area: its estimated box grown by its own uncertainty and a quarter point. */
+export function touchesDrawn(word: SourceWord, drawn: readonly Rect[]): boolean {
+  const grown = expand(word, word.slackX + 0.25, word.slackY + 0.25);
+  return drawn.some((area) => overlaps(area, grown));
+}
+
+function samePlace(a: Rect, b: Rect, tolerance: number): boolean {
+  return Math.abs(a.x1 - b.x1) <= tolerance && Math.abs(a.y1 - b.y1) <= tolerance && Math.abs(a.x2 - b.x2) <= tolerance + 0.5 && Math.abs(a.y2 - b.y2) <= tolerance + 0.5;
+}
+
+/** A reader may glue a word to a neighbour: the output word then holds it and spans its place. */
+function holds(output: Rect & { text: string }, source: Rect & { text: string }, tolerance: number): boolean {
+  return token(output.text).includes(token(source.text)) && output.x1 <= source.x1 + tolerance && output.x2 >= source.x2 - tolerance && output.y1 <= source.y1 + tolerance && output.y2 >= source.y2 - tolerance;
+}
+
+export interface WordComparison {
+  checked: number;
+  missing: number;
+  /** Where the first missing word stood (never its text: a reason message may travel far). */
+  firstMissing: Rect | null;
+}
+
+/**
+ * Source words wholly outside `drawn` and inside `visible`, each matched at most once to an output word with the
+ * same characters at the same place (±tolerance; glued neighbours accepted when they span the place).
+ */
+export function compareWords(source: readonly SourceWord[], output: readonly SourceWord[], drawn: readonly Rect[], visible: Rect, tolerance = WORD_TOLERANCE): WordComparison {
+  const used = new Set<number>();
+  let checked = 0;
+  let missing = 0;
+  let firstMissing: Rect | null = null;
+  for (const word of source) {
+    if (token(word.text) === '' || !contains(visible, center(word)) || touchesDrawn(word, drawn)) continue;
+    checked += 1;
+    let found = output.findIndex((candidate, index) => !used.has(index) && token(candidate.text) === token(word.text) && samePlace(candidate, word, tolerance));
+    if (found < 0) found = output.findIndex((candidate) => holds(candidate, word, tolerance));
+    if (found >= 0) {
+      if (token(output[found]?.text ?? '') === token(word.text)) used.add(found);
+      continue;
+    }
+    missing += 1;
+    firstMissing ??= { x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 };
+  }
+  return { checked, missing, firstMissing };
+}
