@@ -39,11 +39,13 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Operations that declare no body refuse one (400) instead of ignoring it: a client sending fields to an
- * operation that does not read them is mistaken, and silently dropping them hides that. An empty body
- * (no bytes, or Content-Length: 0) is no body.
+ * operation that does not read them is mistaken, and silently dropping them hides that. No bytes, `null`
+ * and `{}` count as no body (docs/api.md, Conventions).
  */
 function refuseUnexpectedBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
-  if (request.body !== undefined && request.body !== null) {
+  const { body } = request;
+  const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (!empty) {
     done(new DomainError('validation_error', 'this operation takes no request body', [{ field: 'body', location: 'body', message: 'send no body' }]));
     return;
   }
