@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadConfig } from '../../main/config.js';
@@ -10,9 +12,11 @@ import type { DetectionResult } from '../../main/common/schemas/detection.js';
 import type { Job } from '../../main/common/schemas/jobs.js';
 import { Redaction } from '../../main/common/schemas/redactions.js';
 import { signInAdmin } from '../helpers/app-session.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
-import { errorOf, eventsOf, keyOf, pageOf, tinyPng } from '../helpers/integration-support.js';
-import { boxOf, closeHarness, finished, harness, layoutPage, runJob, storePages, upload, type Harness } from '../helpers/analysis-support.js';
+import { minimalPdf, startInstance, tempDir, type TestInstance } from '../helpers/instance.js';
+import { bboxWords, pdflatex, type BboxWord } from '../helpers/burn-producers.js';
+import { dataOf, errorOf, eventsOf, keyOf, pageOf, tinyPng } from '../helpers/integration-support.js';
+import { RedactionTemplate } from '../../main/common/schemas/templates.js';
+import { boxOf, closeHarness, finished, harness, layoutPage, runJob, startJob, storePages, upload, type Harness } from '../helpers/analysis-support.js';
 
 // Detection through HTTP, the scheduler and a real worker thread, on pages stored the way OCR stores them
 // (built first: `npm run build:main`).
@@ -237,3 +241,126 @@ describe('detection after a crash', () => {
     }
   });
 });
+
+// Values wrapped across lines in documents made by real producers: pdfTeX writes the PDF (read through its
+// text layer by the OCR job), pdftoppm renders it as a scan (read by tesseract in the OCR job); poppler's
+// own word boxes are the oracle for where each piece sits.
+const WRAPPED_TEX = [
+  '\\noindent Please call the complainant at (217) 555-\\\\',
+  '0143 after five. Her SSN is 123-45-\\\\',
+  '6789 and she lives at 1234 Oak Street,\\\\',
+  'Springfield, IL 62704. Card 4012 8888\\\\',
+  '8888 1881 was charged.',
+].join('\n');
+const WRAPPED: [string, string[]][] = [
+  ['phone', ['(217)', '555-', '0143']],
+  ['ssn', ['123-45-', '6789']],
+  ['street_address', ['1234', 'Springfield,', '62704.']],
+  ['payment_card', ['4012', '1881']],
+];
+
+const overlapShare = (box: { x1: number; y1: number; x2: number; y2: number }, word: BboxWord) => {
+  const w = Math.max(0, Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1));
+  const h = Math.max(0, Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1));
+  return (w * h) / ((word.x2 - word.x1) * (word.y2 - word.y1));
+};
+
+describe('detection on real documents: values wrapped across lines', () => {
+  let h: Harness;
+  let pdf: Buffer;
+  let words: BboxWord[];
+  beforeAll(async () => {
+    h = await harness();
+    pdf = pdflatex(WRAPPED_TEX, '\\usepackage[margin=1in]{geometry}');
+    words = bboxWords(pdf);
+  }, 120_000);
+  afterAll(() => closeHarness(h));
+
+  /** Runs OCR (text layer or recognition) then detection; the suggestions grouped by entity. */
+  async function detect(name: string, bytes: Buffer) {
+    const documentId = await upload(h.instance, name, bytes);
+    const ocr = await finished(h.instance, (await startJob(h.instance, documentId, 'ocr')).id, 120_000);
+    expect(ocr.status, ocr.error_message ?? '').toBe('completed');
+    resultOf(await runJob(h.instance, documentId, 'detection'));
+    return redactionsOf(h.instance, documentId);
+  }
+
+  /** The pieces of each value: one match id per value, one box per line, each covering poppler's word there. */
+  function expectPieces(redactions: z.infer<typeof Page>, toPage: (word: BboxWord) => BboxWord) {
+    for (const [entity, pieces] of WRAPPED) {
+      const boxes = redactions.filter((redaction) => redaction.pending_reason?.entity === entity);
+      const lines = new Set(pieces.map((piece) => Math.round((words.find((word) => word.text === piece) as BboxWord).y1)));
+      expect(boxes.length, `${entity}: ${JSON.stringify(boxes.map((box) => box.coordinates.box))}`).toBe(lines.size);
+      expect(new Set(boxes.map((box) => box.pending_reason?.match_id)).size).toBe(1);
+      expect(boxes[0]?.pending_reason).toMatchObject({ score: expect.any(Number), rule: expect.stringMatching(/^pattern:/) });
+      for (const piece of pieces) {
+        const word = words.find((candidate) => candidate.text === piece);
+        expect(word, piece).toBeDefined();
+        const best = Math.max(...boxes.map((box) => overlapShare(box.coordinates.box as BboxWord, toPage(word as BboxWord))));
+        expect(best, `${entity} piece ${piece}`).toBeGreaterThan(0.6);
+      }
+    }
+  }
+
+  it('in a pdfTeX PDF read through its text layer', async () => {
+    // The layout really wraps the values: poppler sees "555-" and "0143" on different lines.
+    const pieceOf = (text: string) => words.find((word) => word.text === text) as BboxWord;
+    expect(pieceOf('555-').y1).not.toBe(pieceOf('0143').y1);
+    expectPieces(await detect('wrapped.pdf', pdf), (word) => word);
+  }, 120_000);
+
+  it('in an OCR scan of the same page (tesseract), boxes in image pixels', async () => {
+    const dir = tempDir('obscura-scan-');
+    try {
+      fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
+      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', path.join(dir, 'in.pdf'), path.join(dir, 'scan')]);
+      const png = fs.readFileSync(path.join(dir, 'scan.png'));
+      const redactions = await detect('scan.png', png);
+      expect(redactions.every((redaction) => redaction.coordinates.units === 'image_pixels')).toBe(true);
+      // Poppler's boxes (points, y up, 792 pt page) in the scan's pixels (200 dpi, y down).
+      const scale = 200 / 72;
+      expectPieces(redactions, (word) => ({ ...word, x1: word.x1 * scale, x2: word.x2 * scale, y1: (792 - word.y2) * scale, y2: (792 - word.y1) * scale }));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('templates choose a minimum confidence', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness();
+  });
+  afterAll(() => closeHarness(h));
+
+  it('a stored template’s min_score filters its run; the job’s own min_score wins; out of range is refused', async () => {
+    const lines = ['Call 555-123-4567 or 217-555-0143 today.'];
+    const documentId = await upload(h.instance, 'phones.pdf', minimalPdf('Phones'));
+    await storePages(h.instance, documentId, [layoutPage(lines)]);
+    const post = (url: string, body: unknown) => h.instance.request({ method: 'POST', url: `/api/v1${url}`, body });
+    const template = dataOf(await post('/templates', { name: 'Sure phones only', entity_kinds: ['phone'], layer: 'B6', min_score: 0.95 }), RedactionTemplate, 201);
+    expect(template.min_score).toBe(0.95);
+
+    const strict = resultOf(await runJob(h.instance, documentId, 'detection', { template_id: template.id }));
+    expect(strict).toMatchObject({ min_score: 0.95, findings: 1, by_entity: { phone: 1 } });
+    expect(strict.suggestions).toEqual([expect.objectContaining({ entity: 'phone', score: 1 })]);
+    const [redaction] = await redactionsOf(h.instance, documentId);
+    expect(redaction?.coordinates.box).toEqual(at0(lines, '217-555-0143'));
+    expect(redaction?.pending_reason).toMatchObject({ rule: 'pattern:phone-nanp', cues: expect.arrayContaining(['valid number']) });
+
+    const loose = resultOf(await runJob(h.instance, documentId, 'detection', { template_id: template.id, min_score: 0.5 }));
+    expect(loose).toMatchObject({ min_score: 0.5, findings: 2, suggested: 1, already_present: 1 });
+
+    const cleared = dataOf(await h.instance.request({ method: 'PATCH', url: `/api/v1/templates/${template.id}`, body: { min_score: null } }), RedactionTemplate);
+    expect(cleared.min_score).toBeNull();
+    const byDefault = resultOf(await runJob(h.instance, documentId, 'detection', { template_id: template.id }));
+    expect(byDefault).toMatchObject({ min_score: 0.5, findings: 2 });
+    errorOf(await post('/templates', { name: 'Too sure', entity_kinds: ['phone'], layer: 'B6', min_score: 1.5 }), 400, 'validation_error');
+    errorOf(await post(`/documents/${documentId}/detection-jobs`, { template: { entity_kinds: ['phone'], min_score: -0.1 } }), 400, 'validation_error');
+  });
+});
+
+function at0(lines: string[], value: string) {
+  const start = (lines[0] as string).indexOf(value);
+  return boxOf(0, start, start + value.length);
+}
