@@ -12,6 +12,7 @@ import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
 import { DuplicatesNotice } from './DuplicatesNotice.js';
 import { SearchPanel } from './SearchPanel.js';
+import { SuggestionsQueue } from './SuggestionsQueue.js';
 import { UploadPanel } from './UploadPanel.js';
 
 export function CaseView({ caseId }: { caseId: string }) {
@@ -60,6 +61,7 @@ export function CaseView({ caseId }: { caseId: string }) {
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
+          <SuggestionsQueue caseId={caseId} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
         </div>
