@@ -9,6 +9,7 @@ import { routeHref, useHashRoute } from './hooks/useHashRoute.js';
 import { SessionContext } from './session.js';
 import { CaseQueue } from './views/CaseQueue.js';
 import { CaseView } from './views/case/CaseView.js';
+import { ReleaseScreen } from './views/releases/ReleaseScreen.js';
 import { Settings } from './views/settings/Settings.js';
 import { SignIn } from './views/SignIn.js';
 import { DocumentViewer } from './views/viewer/DocumentViewer.js';
@@ -58,7 +59,7 @@ export function App() {
             <span aria-hidden="true">▮</span> Obscura
           </a>
           <nav aria-label="Main">
-            <a href="#/cases" aria-current={route.name === 'queue' || route.name === 'case' || route.name === 'document' ? 'page' : undefined}>
+            <a href="#/cases" aria-current={route.name === 'queue' || route.name === 'case' || route.name === 'release' || route.name === 'document' ? 'page' : undefined}>
               Cases
             </a>
             <a href={routeHref({ name: 'settings', section: null })} aria-current={route.name === 'settings' ? 'page' : undefined}>
@@ -76,6 +77,7 @@ export function App() {
         <main className="content" id="main">
           {route.name === 'queue' && <CaseQueue />}
           {route.name === 'case' && <CaseView key={route.caseId} caseId={route.caseId} />}
+          {route.name === 'release' && <ReleaseScreen key={route.caseId} caseId={route.caseId} />}
           {route.name === 'document' && <DocumentViewer key={route.documentId} documentId={route.documentId} caseId={route.caseId} />}
           {route.name === 'settings' && <Settings section={route.section} />}
         </main>

@@ -13,10 +13,21 @@ import { IdParam, single } from '../../common/schemas/shared.js';
 import { requireCase } from '../../services/cases.js';
 import { checkRelease, reapproveRelease } from '../../services/releases/safeguards.js';
 import { getCaseReleaseDetails, releaseSettingsOf, updateCaseReleaseDetails, updateReleaseSettings } from '../../services/releases/settings.js';
+import { previewIndex } from '../../services/releases/preview.js';
 import { createWithholding, listWithholdings, removeWithholding } from '../../services/releases/withholdings.js';
 import { commit, commitNoContent, read } from './respond.js';
 
 const tags = ['exports'];
+const IndexRowSchema = z.object({
+  reference: z.string(),
+  document: z.string(),
+  exemptions: z.string(),
+  category: z.string(),
+  withheld: z.enum(['in part', 'in full']),
+  count: z.number().int(),
+  since_previous_release: z.string(),
+  justification: z.string(),
+});
 const CaseParams = z.object({ case_id: IdParam });
 const WithholdingParams = z.object({ withholding_id: IdParam });
 const CheckQuery = z.strictObject({
@@ -85,5 +96,11 @@ export const releaseRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cases/:case_id/release-approval',
     { config: { scopes: ['cases:write'] }, schema: { tags, params: CaseParams, body: z.strictObject({}).nullish(), response: { 201: single(ReleaseCheck) } } },
     (request, reply) => commit(request, reply, 201, (trx, ctx) => reapproveRelease(trx, ctx, request.params.case_id)),
+  );
+
+  app.get(
+    '/cases/:case_id/release-index-preview',
+    { config: { scopes: ['exports:read'] }, schema: { tags, params: CaseParams, response: { 200: single(z.array(IndexRowSchema)) } } },
+    (request) => read(request, (db, ctx) => previewIndex(db, ctx, request.params.case_id)),
   );
 };

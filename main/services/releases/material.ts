@@ -25,7 +25,7 @@ export interface ReleaseMaterial {
   safeguardRecords: { export_id: string; format: string; release_number: number | null; created_at: string; safeguards: unknown }[];
 }
 
-export async function gatherReleaseMaterial(db: Executor, row: ExportRow): Promise<ReleaseMaterial> {
+export async function gatherReleaseMaterial(db: Executor, row: Pick<ExportRow, 'organization_id' | 'case_id'>): Promise<ReleaseMaterial> {
   const details = await findCaseReleaseDetails(db, row.organization_id, row.case_id);
   const exemptions = await db.selectFrom('exemptions').select(['code', 'name']).where('organization_id', '=', row.organization_id).execute();
   const latest = await findLatestRelease(db, row.case_id);

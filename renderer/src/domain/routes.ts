@@ -3,6 +3,7 @@
 export type Route =
   | { name: 'queue' }
   | { name: 'case'; caseId: string }
+  | { name: 'release'; caseId: string }
   | { name: 'document'; documentId: string; caseId: string | null }
   | { name: 'settings'; section: string | null };
 
@@ -10,7 +11,7 @@ export function parseRoute(hash: string): Route {
   const [path = '', search = ''] = hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean);
   const params = new URLSearchParams(search);
-  if (parts[0] === 'cases' && parts[1] && /^\d+$/.test(parts[1])) return { name: 'case', caseId: parts[1] };
+  if (parts[0] === 'cases' && parts[1] && /^\d+$/.test(parts[1])) return parts[2] === 'release' ? { name: 'release', caseId: parts[1] } : { name: 'case', caseId: parts[1] };
   if (parts[0] === 'documents' && parts[1] && /^\d+$/.test(parts[1])) {
     const caseId = params.get('case');
     return { name: 'document', documentId: parts[1], caseId: caseId && /^\d+$/.test(caseId) ? caseId : null };
@@ -25,6 +26,8 @@ export function routeHref(route: Route): string {
       return '#/cases';
     case 'case':
       return `#/cases/${route.caseId}`;
+    case 'release':
+      return `#/cases/${route.caseId}/release`;
     case 'document':
       return `#/documents/${route.documentId}${route.caseId ? `?case=${route.caseId}` : ''}`;
     case 'settings':

@@ -73,6 +73,9 @@ export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
         <button type="button" className="button" onClick={onExport}>
           Export…
         </button>
+        <a className="button" href={`#/cases/${value.id}/release`}>
+          Release…
+        </a>
       </div>
       <dl className="facts">
         <div>

@@ -1,0 +1,73 @@
+import { request, type Single } from './http.js';
+import type { CaseReleaseDetails, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding } from '../../../main/common/schemas/releases.js';
+import type { Export } from '../../../main/common/schemas/exports.js';
+import { ApiError } from './errors.js';
+
+export type { CaseReleaseDetails, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding };
+
+export interface IndexRow {
+  reference: string;
+  document: string;
+  exemptions: string;
+  category: string;
+  withheld: 'in part' | 'in full';
+  count: number;
+  since_previous_release: string;
+  justification: string;
+}
+
+const base = (caseId: string) => `/api/v1/cases/${encodeURIComponent(caseId)}`;
+
+export async function getReleaseDetails(caseId: string, signal?: AbortSignal): Promise<CaseReleaseDetails> {
+  return (await request<Single<CaseReleaseDetails>>(`${base(caseId)}/release-details`, signal ? { signal } : {})).data;
+}
+
+export async function saveReleaseDetails(caseId: string, body: { request_number: string | null; requester_title: string | null }, idempotencyKey: string): Promise<CaseReleaseDetails> {
+  return (await request<Single<CaseReleaseDetails>>(`${base(caseId)}/release-details`, { method: 'PATCH', body, idempotencyKey })).data;
+}
+
+export async function getReleaseCheck(caseId: string, signal?: AbortSignal): Promise<ReleaseCheck> {
+  return (await request<Single<ReleaseCheck>>(`${base(caseId)}/release-check`, signal ? { signal } : {})).data;
+}
+
+export async function reapprove(caseId: string, idempotencyKey: string): Promise<ReleaseCheck> {
+  return (await request<Single<ReleaseCheck>>(`${base(caseId)}/release-approval`, { method: 'POST', idempotencyKey })).data;
+}
+
+export async function listWithholdings(caseId: string, signal?: AbortSignal): Promise<Withholding[]> {
+  return (await request<Single<Withholding[]>>(`${base(caseId)}/withholdings`, signal ? { signal } : {})).data;
+}
+
+export async function addWithholding(
+  caseId: string,
+  body: { document_id: string; pages: { from: number; to: number } | null; exemption: string; category?: string },
+  idempotencyKey: string,
+): Promise<Withholding> {
+  return (await request<Single<Withholding>>(`${base(caseId)}/withholdings`, { method: 'POST', body, idempotencyKey })).data;
+}
+
+export async function removeWithholding(id: string): Promise<void> {
+  await request<unknown>(`/api/v1/withholdings/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export async function previewIndex(caseId: string, signal?: AbortSignal): Promise<IndexRow[]> {
+  return (await request<Single<IndexRow[]>>(`${base(caseId)}/release-index-preview`, signal ? { signal } : {})).data;
+}
+
+export interface ReleaseRequest {
+  case_id: string;
+  format: 'zip' | 'pdf';
+  options: Record<string, unknown>;
+  override?: { reason: string };
+}
+
+export async function startRelease(body: ReleaseRequest, idempotencyKey: string): Promise<Export> {
+  return (await request<Single<Export>>('/api/v1/exports', { method: 'POST', body, idempotencyKey })).data;
+}
+
+/** The blocks a refused release listed (409 details), or null for any other failure. */
+export function blocksOf(error: unknown): SafeguardBlock[] | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const details = (error.body?.error as { details?: { blocks?: SafeguardBlock[] } } | undefined)?.details;
+  return details?.blocks ?? null;
+}
