@@ -55,7 +55,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
     requestIdHeader: false,
     bodyLimit: runtime.config.bodyLimitBytes,
     return503OnClosing: true,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Router-level refusals (a parameter over maxParamLength → 414, bad percent-encoding → 400) in the envelope.
     // They skip the onSend hooks, so the response headers are set here as well.
     frameworkErrors: (error, request, reply) => {
