@@ -3,7 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPlan, OcrPlanPage } from '../../main/common/ocr-tasks.js';
 import { pdfjsAssetDirs } from '../../main/services/ocr-assets.js';
-import { assertPageCount, assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
+import { assertPageCount, assertPageSide, assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { round } from './words.js';
 
 // pdf.js documents opened by this thread. The pages of one document usually arrive one after another on the
@@ -77,6 +77,7 @@ export async function planPdf(document: PDFDocumentProxy): Promise<OcrPlan> {
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
     const view = viewOf(page);
+    assertPageSide(view, number);
     pages.push({ page_number: number, width: round(view[2] - view[0]), height: round(view[3] - view[1]), rotation: rotationOf(page), view: [round(view[0]), round(view[1]), round(view[2]), round(view[3])] });
     page.cleanup();
   }
