@@ -52,6 +52,15 @@ test('suggestions are reviewed across the case by keyboard', async ({ admin, sig
   await expect(options.first()).toContainText('512-44-7781');
   await testInfo.attach('suggestions-after', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
 
+  // A click opens the document at the suggestion's page with the suggestion highlighted.
+  const remaining = await options.first().getAttribute('data-redaction-id');
+  const clientId = (await admin.expect<{ data: { id: string; redaction_id: string }[] }>(200, 'GET', `/api/v1/documents/${documents[1]!.id}/redactions?limit=100`)).data.find((box) => box.id === remaining)?.redaction_id;
+  await options.first().getByRole('link', { name: 'followup.pdf · page 1' }).click();
+  await expect(page.getByLabel('Page number')).toHaveValue('1');
+  await expect(page.locator(`.suggestion.selected[data-redaction-id="${clientId}"]`)).toHaveCount(1);
+  await expect(page.locator('.suggestion.selected')).toHaveCount(1);
+  await testInfo.attach('suggestion-in-viewer', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+
   type Listed = { data: { state: string; pending_reason: { entity?: string } | null }[] };
   const states = async (id: string) => (await admin.expect<Listed>(200, 'GET', `/api/v1/documents/${id}/redactions?limit=100`)).data.map((box) => `${box.pending_reason?.entity}:${box.state}`).sort();
   expect(await states(documents[0]!.id)).toEqual(['email:rejected', 'ssn:accepted']);

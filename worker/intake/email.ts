@@ -103,6 +103,16 @@ function headerValue(headers: string | undefined, name: string): string | null {
 
 /** Outlook .msg (OLE compound file) through msgreader; an embedded .msg comes back as a .msg file of its own. */
 export function parseMsg(raw: Buffer): ParsedMessage {
+  try {
+    return readMsg(raw);
+  } catch (error) {
+    // msgreader's own errors (e.g. DataView bounds) say nothing to a clerk.
+    if (error instanceof Error && error.message.startsWith('not a readable Outlook message')) throw error;
+    throw new Error(`not a readable Outlook message (damaged or cut short): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function readMsg(raw: Buffer): ParsedMessage {
   const reader = new MsgReader(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer);
   const data = reader.getFileData();
   if (data.error) throw new Error(`not a readable Outlook message: ${data.error}`);

@@ -57,6 +57,7 @@ function readZipEntry(file: string, name: string, maxBytes: number): Promise<Buf
 }
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const PASSWORD_PROTECTED = 'the file is password-protected (an encrypted Office package); remove the password in Office and upload it again';
 
 /**
  * Checks an Office file before LibreOffice opens it: an OOXML/ODF name on an OLE file is an encrypted
@@ -73,7 +74,7 @@ export async function inspectOffice(
   const handle = await fsp.open(file, 'r');
   await handle.read(head, 0, 8, 0).finally(() => handle.close());
   const zipped = ['.docx', '.xlsx', '.pptx', '.odt', '.ods', '.odp'].includes(ext);
-  if (zipped && head.equals(OLE_MAGIC)) throw new Error('the file is password-protected (an encrypted Office package); remove the password in Office and upload it again');
+  if (zipped && head.equals(OLE_MAGIC)) throw new Error(PASSWORD_PROTECTED);
   if (!zipped || head.subarray(0, 2).toString('latin1') !== 'PK') return { embedded: [], warnings: [] };
   const size = (await fsp.stat(file)).size;
   const entries = await listZip(file);
@@ -84,6 +85,11 @@ export async function inspectOffice(
   const worst = entries.reduce((max, entry) => Math.max(max, entry.uncompressed / Math.max(1, entry.compressed)), 0);
   if (total > 1_000_000 && (worst > limits.maxCompressionRatio || total / Math.max(1, size) > limits.maxCompressionRatio)) {
     throw new Error(`the package compresses more than ${limits.maxCompressionRatio}:1 (an archive bomb); refused`);
+  }
+  // ODF encrypts each part and says so in its manifest; LibreOffice would only fail to load it.
+  if (ext.startsWith('.od') && entries.some((entry) => entry.name === 'META-INF/manifest.xml')) {
+    const manifest = (await readZipEntry(file, 'META-INF/manifest.xml', 4 * 1024 * 1024)).toString('utf8');
+    if (/<manifest:encryption-data\b/.test(manifest)) throw new Error(PASSWORD_PROTECTED);
   }
   const embedded: { name: string; bytes: Buffer }[] = [];
   for (const entry of entries) {

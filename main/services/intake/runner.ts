@@ -30,14 +30,18 @@ const POLL_INTERVAL_MS = 1_000;
 export const NEEDS_LIBREOFFICE =
   'needs LibreOffice to convert: install it (Debian/Ubuntu: apt-get install libreoffice-core libreoffice-writer libreoffice-calc libreoffice-impress; Windows and macOS: the installer from libreoffice.org) and the file converts by itself within a minute';
 
-/** soffice on PATH (or OBSCURA_SOFFICE), looked up at most once a minute so an install is noticed. */
-let sofficeCache: { at: number; path: string | null } | null = null;
+/**
+ * soffice on PATH (or OBSCURA_SOFFICE), looked up at most once a minute so an install is noticed; a change of
+ * either setting is noticed at once.
+ */
+let sofficeCache: { at: number; key: string; path: string | null } | null = null;
 export function findSoffice(now = Date.now()): string | null {
-  if (sofficeCache && now - sofficeCache.at < 60_000) return sofficeCache.path;
   const explicit = process.env.OBSCURA_SOFFICE;
+  const key = `${explicit ?? ''}\0${process.env.PATH ?? ''}`;
+  if (sofficeCache && sofficeCache.key === key && now - sofficeCache.at < 60_000) return sofficeCache.path;
   const candidates = explicit !== undefined ? [explicit] : (process.env.PATH ?? '').split(path.delimiter).flatMap((dir) => (dir ? [path.join(dir, 'soffice'), path.join(dir, 'soffice.exe')] : []));
   const found = candidates.find((file) => file !== '' && fs.existsSync(file)) ?? null;
-  sofficeCache = { at: now, path: found };
+  sofficeCache = { at: now, key, path: found };
   return found;
 }
 
@@ -102,7 +106,7 @@ export class IntakeRunner {
       const entry = { controller: new AbortController(), done: Promise.resolve(), office: row.document_type === 'office' };
       this.running.set(row.id, entry);
       entry.done = this.process(row, claimed, soffice, entry.controller.signal)
-        .catch((error: unknown) => this.fail(row.id, `intake failed: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) => this.fail(row, `intake failed: ${error instanceof Error ? error.message : String(error)}`))
         .catch((error: unknown) => console.error(`intake of document ${row.id} could not be settled:`, error))
         .finally(() => {
           this.running.delete(row.id);
@@ -132,7 +136,8 @@ export class IntakeRunner {
       }
       const attempts = (existing?.attempts ?? 0) + 1;
       const fail = async (status: 'failed' | 'needs_libreoffice', error: string) => {
-        await trx.updateTable('document_intake').set({ status, error, updated_at: now }).where('document_id', '=', row.id).execute();
+        const message = status === 'failed' ? `${row.file_name}: ${error}` : error;
+        await trx.updateTable('document_intake').set({ status, error: message, updated_at: now }).where('document_id', '=', row.id).execute();
         return null;
       };
       if (format === 'office' && !soffice) return fail('needs_libreoffice', NEEDS_LIBREOFFICE);
@@ -168,7 +173,7 @@ export class IntakeRunner {
       }
       const { outcome } = result;
       if ('error' in outcome) {
-        await this.fail(row.id, outcome.error);
+        await this.fail(row, outcome.error);
         return;
       }
       const children = await commitOutcomeFiles(runtime.blobs, outcome);
@@ -184,8 +189,10 @@ export class IntakeRunner {
     }
   }
 
-  private async fail(documentId: number, error: string): Promise<void> {
-    await this.runtime.db.updateTable('document_intake').set({ status: 'failed', error, updated_at: new Date().toISOString() }).where('document_id', '=', documentId).execute();
+  /** The error names the file: a clerk reading a list of failures sees which upload each is. */
+  private async fail(row: Pick<DocumentRow, 'id' | 'file_name'>, error: string): Promise<void> {
+    const message = `${row.file_name}: ${error}`;
+    await this.runtime.db.updateTable('document_intake').set({ status: 'failed', error: message, updated_at: new Date().toISOString() }).where('document_id', '=', row.id).execute();
   }
 
   async stop(): Promise<void> {

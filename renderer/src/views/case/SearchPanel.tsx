@@ -149,7 +149,7 @@ export function SearchPanel({ caseId }: { caseId: string }) {
                 <label className="search-hit">
                   <input type="checkbox" checked={!excluded.has(hit.ref)} onChange={() => toggle(hit.ref)} aria-label={`Redact ${hit.text} on page ${hit.page} of ${hit.file_name}`} />
                   <span className="search-hit-where">
-                    <a href={routeHref({ name: 'document', documentId: hit.document_id, caseId })}>{hit.file_name}</a> · page {hit.page}
+                    <a href={`${routeHref({ name: 'document', documentId: hit.document_id, caseId })}&page=${hit.page}`}>{hit.file_name}</a> · page {hit.page}
                   </span>
                   <span className="search-hit-context">
                     <Context hit={hit} />

@@ -139,7 +139,7 @@ export function SuggestionsQueue({ caseId }: { caseId: string }) {
               <li key={item.id} id={`queue-${item.id}`} role="option" aria-selected={item === selected} data-redaction-id={item.id} onClick={() => setCurrent(index)}>
                 <strong className="queue-text">{item.text || '(no text under the box)'}</strong>
                 <span className="queue-kind">{item.label}</span>
-                <a href={routeHref({ name: 'document', documentId: item.document_id, caseId })}>
+                <a href={`${routeHref({ name: 'document', documentId: item.document_id, caseId })}&page=${item.page}&redaction=${encodeURIComponent(item.redaction_id)}`}>
                   {item.file_name} · page {item.page}
                 </a>
                 <span className="queue-context muted">{item.context}</span>

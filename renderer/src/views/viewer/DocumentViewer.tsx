@@ -36,18 +36,27 @@ function typingInField(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 
+/** The page and box a link asks the viewer to show first. */
+function focusFromHash(): { page: number | null; redaction: string | null } {
+  const params = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
+  const page = Number(params.get('page'));
+  return { page: Number.isInteger(page) && page >= 1 ? page : null, redaction: params.get('redaction') };
+}
+
 export function DocumentViewer({ documentId, caseId }: { documentId: string; caseId: string | null }) {
   const meta = useLoad((signal) => getDocument(documentId, signal), [documentId]);
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [image, setImage] = useState<LoadedImage | null>(null);
   const [pdfError, setPdfError] = useState<unknown>(null);
   const [tiffRefusal, setTiffRefusal] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
+  // A link from the case's search or suggestions queue names the page and the box to show (…?page=3&redaction=<id>).
+  const [focus] = useState(focusFromHash);
+  const [page, setPage] = useState(focus.page ?? 1);
   const [zoom, setZoom] = useState<Zoom>({ mode: 'fit' });
   const [tool, setTool] = useState<Tool>('rectangle');
   const [choice, setChoice] = useState<LayerChoice>({ layer: 'B6', reason: '', classification: '' });
   const [classificationMissing, setClassificationMissing] = useState(false);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(focus.redaction);
   const [tab, setTab] = useState<Tab>('redact');
   const [stageWidth, setStageWidth] = useState(800);
   const [baseWidth, setBaseWidth] = useState<number | null>(null);
@@ -230,7 +239,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const onPageError = useCallback((error: unknown) => setPdfError(error), []);
   const showBox = (box: EditorBox) => {
     setPage(box.page);
-    setSelectedId(null);
+    setSelectedId(box.redactionId);
   };
 
   const overlay = (geometry: PageGeometry) => (

@@ -155,7 +155,7 @@ export function RedactionOverlay({ geometry, tool, boxes, suggestions, selectedI
       {suggestions.map((box) => {
         const rect = viewRect(geometry.transform, box.box);
         return (
-          <g key={box.redactionId} className="suggestion" data-redaction-id={box.redactionId}>
+          <g key={box.redactionId} className={`suggestion${box.redactionId === selectedId ? ' selected' : ''}`} data-redaction-id={box.redactionId}>
             <rect x={rect.x} y={rect.y} width={rect.width} height={rect.height} />
             <title>{`Suggestion: ${suggestionKind(box)} (${LAYER_INFO[box.layer].exemption})`}</title>
           </g>

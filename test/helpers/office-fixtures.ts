@@ -1,0 +1,126 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { burn } from '@kenjiuno/msgreader/lib/Burner.js';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { tempDir } from './instance.js';
+
+// Office files written at test time by LibreOffice itself (soffice --headless, its own profile), and the bad
+// Office inputs intake must refuse: a LibreOffice-encrypted ODT, an OLE EncryptedPackage .docx, an OOXML bomb.
+
+const dir = tempDir('obscura-office-fixtures-');
+const profile = path.join(dir, 'profile');
+
+function soffice(args: string[]): void {
+  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', ...args], { stdio: 'ignore', timeout: 120_000 });
+}
+
+/** Writes `source` (a name with its extension) and has LibreOffice convert it to `format` (docx, xlsx, pptx, odt). */
+export function libreOfficeFile(sourceName: string, content: string, format: string): Buffer {
+  const work = fs.mkdtempSync(path.join(dir, 'convert-'));
+  const source = path.join(work, sourceName);
+  fs.writeFileSync(source, content);
+  soffice(['--convert-to', format, '--outdir', work, source]);
+  const out = path.join(work, `${path.parse(sourceName).name}.${format.split(':')[0]}`);
+  return fs.readFileSync(out);
+}
+
+export const html = (title: string, ...paragraphs: string[]) => `<html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</body></html>`;
+
+/** A flat ODF presentation (one text frame per slide), for LibreOffice to write as .pptx. */
+export function flatPresentation(slides: string[]): string {
+  const pages = slides
+    .map((text, index) => `<draw:page draw:name="s${index + 1}"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="20cm" svg:height="4cm"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame></draw:page>`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation"><office:body><office:presentation>${pages}</office:presentation></office:body></office:document>`;
+}
+
+const saveEncrypted = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
+<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">
+Sub SaveEncrypted(source As String, target As String, password As String)
+  Dim load(0) As New com.sun.star.beans.PropertyValue
+  load(0).Name = &quot;Hidden&quot;
+  load(0).Value = True
+  doc = StarDesktop.loadComponentFromURL(ConvertToURL(source), &quot;_blank&quot;, 0, load())
+  Dim store(1) As New com.sun.star.beans.PropertyValue
+  store(0).Name = &quot;FilterName&quot;
+  store(0).Value = &quot;writer8&quot;
+  store(1).Name = &quot;Password&quot;
+  store(1).Value = password
+  doc.storeToURL(ConvertToURL(target), store())
+  doc.close(True)
+End Sub
+</script:module>`;
+
+/** A password-protected .odt saved by LibreOffice itself (a Basic macro in the fixture profile calls storeToURL with Password). */
+export function encryptedOdt(content: string, password: string): Buffer {
+  const work = fs.mkdtempSync(path.join(dir, 'encrypt-'));
+  const source = path.join(work, 'plain.odt');
+  fs.writeFileSync(source, libreOfficeFile('plain.html', content, 'odt:writer8'));
+  // The profile exists after the first conversion; its Standard library then gets the macro.
+  fs.writeFileSync(path.join(profile, 'user', 'basic', 'Standard', 'Module1.xba'), saveEncrypted);
+  const target = path.join(work, 'locked.odt');
+  soffice([`macro:///Standard.Module1.SaveEncrypted("${source}","${target}","${password}")`]);
+  return fs.readFileSync(target);
+}
+
+/**
+ * A password-protected OOXML file as Office writes it ([MS-OFFCRYPTO] 2.3.4.10, agile encryption): an OLE
+ * compound file with an EncryptionInfo stream and the EncryptedPackage, here written by msgreader's burner.
+ */
+export function encryptedOoxml(): Buffer {
+  const info = Buffer.concat([
+    Buffer.from([0x04, 0x00, 0x04, 0x00, 0x40, 0x00, 0x00, 0x00]),
+    Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><encryption xmlns="http://schemas.microsoft.com/office/2006/encryption"><keyData saltSize="16" blockSize="16" keyBits="256" hashSize="64" cipherAlgorithm="AES" cipherChaining="ChainingModeCBC" hashAlgorithm="SHA512" saltValue="' +
+        randomBytes(16).toString('base64') +
+        '"/></encryption>',
+    ),
+  ]);
+  const packageBytes = Buffer.concat([Buffer.from([0x00, 0x10, 0, 0, 0, 0, 0, 0]), randomBytes(4096)]);
+  const copy = (bytes: Buffer) => new Uint8Array(bytes);
+  return Buffer.from(
+    burn([
+      { name: 'Root Entry', type: 5, children: [1, 2], length: 0 },
+      { name: 'EncryptionInfo', type: 2, length: info.length, binaryProvider: () => copy(info) },
+      { name: 'EncryptedPackage', type: 2, length: packageBytes.length, binaryProvider: () => copy(packageBytes) },
+    ]),
+  );
+}
+
+function zipEntries(bytes: Buffer): Promise<{ name: string; data: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('unreadable zip'));
+      const entries: { name: string; data: Buffer }[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error('unreadable entry'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+            zip.readEntry();
+          });
+        });
+      });
+      zip.on('end', () => resolve(entries));
+      zip.readEntry();
+    });
+  });
+}
+
+/** A real .docx with one more part, `bombBytes` of zeros that deflate about 1000:1 (an archive bomb inside OOXML). */
+export async function ooxmlBomb(docx: Buffer, bombBytes: number): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const entry of await zipEntries(docx)) zip.addBuffer(entry.data, entry.name);
+  zip.addBuffer(Buffer.alloc(bombBytes), 'word/media/filler.bin');
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
