@@ -1,22 +1,26 @@
 // `npm run train`: trains the person/place/organisation tagger the worker ships (averaged perceptron over
 // the features in worker/detection/ner/features.ts) on the training part of ../shared/corpora/ner-train
 // and writes resources/ner/ner-model.json.gz. Deterministic: same corpora, same seed, same file.
-// Environment: NER_EPOCHS (default 5), NER_MIN_COUNT (features seen fewer times are dropped, default 2).
+// Environment: NER_EPOCHS (default 8), NER_MIN_COUNT (features seen fewer times are dropped, default 2).
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { historyFeatures, TAGS, tokenFeatures, type Lexicons, type NerToken } from '../worker/detection/ner/features.js';
 import type { ModelFile } from '../worker/detection/ner/tagger.js';
 import { FIRST_NAMES, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from '../worker/detection/name-lists.js';
 import { NER_DIR, trainingSentences, type Sentence } from './ner-corpus.js';
 
-const EPOCHS = Number(process.env.NER_EPOCHS ?? 5);
+const EPOCHS = Number(process.env.NER_EPOCHS ?? 8);
 const MIN_COUNT = Number(process.env.NER_MIN_COUNT ?? 2);
 const SCALE = 1000;
 const OUT = path.resolve(import.meta.dirname, '..', 'resources', 'ner', 'ner-model.json.gz');
 
-/** Given names and surnames from probablepeople (MIT) plus the project's own lists; cue words written here. */
-function lexicons(): Record<keyof Lexicons, Set<string>> {
+/**
+ * Given names and surnames from probablepeople (MIT) plus the project's own lists; cue words written here;
+ * common words: those the training text writes in lower case at least half the time (3+ times).
+ */
+export function lexicons(sentences: readonly Sentence[]): Record<keyof Lexicons, Set<string>> {
   const given = new Set(FIRST_NAMES);
   const surname = new Set(SURNAMES);
   const xml = fs.readFileSync(path.join(NER_DIR, 'probablepeople', 'person_labeled.xml'), 'utf8');
@@ -29,7 +33,18 @@ function lexicons(): Record<keyof Lexicons, Set<string>> {
     ...ROLE_WORDS,
     ...'dear signed sincerely regards from to cc attn attention name names by said told wrote asked contact contacted interviewed spoke met married son daughter wife husband mother father brother sister'.split(' '),
   ]);
-  return { given, surname, title: new Set(TITLES), org: new Set(ORGANISATION_WORDS), cue };
+  const lower = new Map<string, number>();
+  const other = new Map<string, number>();
+  for (const sentence of sentences) {
+    for (const word of sentence.words) {
+      if (!/^\p{L}+$/u.test(word)) continue;
+      const key = word.toLowerCase();
+      const counts = word === key ? lower : other;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const common = new Set([...lower].filter(([word, count]) => count >= 3 && count >= (other.get(word) ?? 0)).map(([word]) => word));
+  return { given, surname, title: new Set(TITLES), org: new Set(ORGANISATION_WORDS), cue, common };
 }
 
 function rng(seed: number): () => number {
@@ -45,15 +60,24 @@ function rng(seed: number): () => number {
 
 const toTokens = (sentence: Sentence): NerToken[] => sentence.words.map((text, index) => ({ text, start: index, end: index + 1, newline: false }));
 
-function main(): void {
+export interface TrainOptions {
+  epochs: number;
+  minCount: number;
+  seed: number;
+  log?: (message: string) => void;
+}
+
+/** Trains on `sentences` (BIO tags over TAGS); the model file the worker reads. Deterministic. */
+export function trainModel(sentences: readonly Sentence[], lex: Record<keyof Lexicons, Set<string>>, options: TrainOptions): ModelFile {
   const started = Date.now();
-  const lex = lexicons();
-  const sentences = trainingSentences();
+  const log = options.log ?? (() => undefined);
+  const EPOCHS = options.epochs;
+  const MIN_COUNT = options.minCount;
   const tagIndex = new Map<string, number>(TAGS.map((tag, index) => [tag, index]));
   const base = sentences.map((sentence) => tokenFeatures(toTokens(sentence), lex));
   const gold = sentences.map((sentence) => sentence.tags.map((tag) => tagIndex.get(tag) ?? 0));
   const tokens = gold.reduce((sum, tags) => sum + tags.length, 0);
-  console.error(`${sentences.length} sentences, ${tokens} tokens from ${NER_DIR}`);
+  log(`${sentences.length} sentences, ${tokens} tokens`);
 
   // Features seen at least MIN_COUNT times (history features counted with the gold history).
   const counts = new Map<string, number>();
@@ -72,7 +96,7 @@ function main(): void {
   const weights = new Float64Array(index.size * n);
   const totals = new Float64Array(index.size * n);
   const stamps = new Float64Array(index.size * n);
-  console.error(`${index.size} features`);
+  log(`${index.size} features`);
 
   let clock = 0;
   const ids = (features: readonly string[]) => features.map((feature) => index.get(feature) ?? -1).filter((id) => id >= 0);
@@ -84,7 +108,7 @@ function main(): void {
       weights[at] = (weights[at] as number) + delta;
     }
   };
-  const random = rng(20);
+  const random = rng(options.seed);
   const order = sentences.map((_, at) => at);
   const scores = new Float64Array(n);
   for (let epoch = 1; epoch <= EPOCHS; epoch += 1) {
@@ -115,16 +139,16 @@ function main(): void {
         previous = TAGS[guess] as string;
       });
     }
-    console.error(`epoch ${epoch}: ${((correct / tokens) * 100).toFixed(2)}% tokens right (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    log(`epoch ${epoch}: ${((correct / tokens) * 100).toFixed(2)}% tokens right (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
 
   // Averaged weights, rounded; features whose weights all round to zero are left out.
   const file: ModelFile = {
     version: 1,
-    name: `averaged perceptron, ${EPOCHS} epochs, ${tokens} training tokens (ner-train: wikigold 3/4, wnut17 train+dev, btc a,b,e,g,h, uner-ewt dev, crossner train+dev, sec FIN5, re-docred dev, probablepeople)`,
+    name: `averaged perceptron, ${EPOCHS} epochs, ${tokens} training tokens, sources: ${[...new Set(sentences.map((sentence) => sentence.source))].join(', ')}`,
     tags: [...TAGS],
     scale: SCALE,
-    lexicons: { given: [...lex.given].sort(), surname: [...lex.surname].sort(), title: [...lex.title].sort(), org: [...lex.org].sort(), cue: [...lex.cue].sort() },
+    lexicons: { given: [...lex.given].sort(), surname: [...lex.surname].sort(), title: [...lex.title].sort(), org: [...lex.org].sort(), cue: [...lex.cue].sort(), common: [...lex.common].sort() },
     weights: {},
   };
   for (const [feature, id] of index) {
@@ -139,10 +163,17 @@ function main(): void {
     }
     if (any) file.weights[feature] = values;
   }
+  return file;
+}
+
+function main(): void {
+  const started = Date.now();
+  const sentences = trainingSentences();
+  const file = trainModel(sentences, lexicons(sentences), { epochs: EPOCHS, minCount: MIN_COUNT, seed: 20, log: (message) => console.error(message) });
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   const bytes = gzipSync(JSON.stringify(file), { level: 9 });
   fs.writeFileSync(OUT, bytes);
-  console.error(`wrote ${OUT}: ${Object.keys(file.weights).length} features, ${(bytes.length / 1e6).toFixed(2)} MB, in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.error(`wrote ${OUT} from ${NER_DIR}: ${Object.keys(file.weights).length} features, ${(bytes.length / 1e6).toFixed(2)} MB, in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

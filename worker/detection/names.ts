@@ -241,7 +241,7 @@ export function findNames(text: string): Candidate[] {
     if (!/\p{Lu}/u.test(value) || !/\p{L}{2}/u.test(value)) continue;
     const evidence = contextEvidence(text, span.start, span.end, /^[^\p{Ll}]+$/u.test(value));
     // "Johnson Controls Inc.": capitalised words running on into an organisation word belong to a company.
-    const runOn = /^[ \t]+(?:\p{Lu}[\p{L}&'’-]*[ \t]+){0,2}(\p{Lu}[\p{L}]*)/u.exec(text.slice(span.end, span.end + 60));
+    const runOn = /^,?[ \t]+(?:\p{Lu}[\p{L}&'’-]*[ \t]+){0,2}(\p{Lu}[\p{L}]*)/u.exec(text.slice(span.end, span.end + 60));
     if (runOn && ORGANISATION_WORDS.has((runOn[1] as string).toLowerCase()) && evidence.cues.length === 0) continue;
     const score = 0.5 + 0.45 * span.confidence + Math.max(0, evidence.bonus) * 0.4;
     found.push({ entity: 'person_name', start: span.start, end: span.end, score: clamp(score), cues: evidence.cues, rule: 'model:ner-perceptron' });

@@ -39,6 +39,8 @@ export interface Lexicons {
   title: ReadonlySet<string>;
   org: ReadonlySet<string>;
   cue: ReadonlySet<string>;
+  /** Words written in lower case most of the time in the training text ("the", "will", "slowly"). */
+  common: ReadonlySet<string>;
 }
 
 const SENTENCE_END = new Set(['.', '!', '?', ':', ';', '"', '“', '”', '|', '>', '-', '—', '(', ')']);
@@ -73,7 +75,7 @@ function ownFeatures(w: string, s: string, lex: Lexicons): readonly string[] {
   let features = OWN_CACHE.get(key);
   if (!features) {
     features = ['b', `w=${w}`, `s=${s}`, `p1=${w.slice(0, 1)}`, `p2=${w.slice(0, 2)}`, `p3=${w.slice(0, 3)}`, `x2=${w.slice(-2)}`, `x3=${w.slice(-3)}`, `x4=${w.slice(-4)}`];
-    for (const [name, set] of [['G', lex.given], ['S', lex.surname], ['T', lex.title], ['O', lex.org], ['C', lex.cue]] as const) if (set.has(w)) features.push(`lex=${name}`, `lex=${name} s=${s}`);
+    for (const [name, set] of [['G', lex.given], ['S', lex.surname], ['T', lex.title], ['O', lex.org], ['C', lex.cue], ['W', lex.common]] as const) if (set.has(w)) features.push(`lex=${name}`, `lex=${name} s=${s}`);
     if (OWN_CACHE.size > 50_000) OWN_CACHE.clear();
     OWN_CACHE.set(key, features);
   }

@@ -30,7 +30,7 @@ export function modelFromFile(file: ModelFile): NerModel {
   const weights = new Map<string, Float32Array>();
   for (const [feature, values] of Object.entries(file.weights)) weights.set(feature, Float32Array.from(values, (value) => value / file.scale));
   const set = (key: keyof Lexicons) => new Set(file.lexicons[key]);
-  return { version: file.version, name: file.name, tags: file.tags, lexicons: { given: set('given'), surname: set('surname'), title: set('title'), org: set('org'), cue: set('cue') }, weights };
+  return { version: file.version, name: file.name, tags: file.tags, lexicons: { given: set('given'), surname: set('surname'), title: set('title'), org: set('org'), cue: set('cue'), common: set('common') }, weights };
 }
 
 /** resources/ner/ found upwards from this module: in sources, in dist/ and in a packaged app (unpacked). */
