@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdftex } from '../../bench/lib/producers.js';
+import type { PageCertificate } from '../../main/common/page-certificate.js';
+import { exportFile, pdftotext, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { findWord, popplerWords, withoutSafeguards, type BoxedWord } from '../helpers/fidelity-support.js';
+import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { createBoxes } from '../helpers/v1-redactions-support.js';
+
+// Every burned page carries its certificate of the two-way check, in the export summary and in the release
+// manifest; poppler confirms independently that words outside the boxes survived. Needs npm run build:main.
+
+const PARAGRAPH = 'The committee reviewed the Harbourline contract and the Westmoor invoices on Tuesday morning, then adjourned until the auditors could confirm every figure in the attached schedule.';
+
+function boxOver(word: BoxedWord) {
+  return { kind: 'rectangle', layer: 'B6', coordinates: { page: word.page, units: 'pdf_points', box: { x1: word.x1 - 0.3, y1: word.y1 + 1, x2: word.x2 + 0.3, y2: word.y2 - 1 } } };
+}
+
+function unzipText(bytes: Buffer, entry: string): string {
+  const dir = tempDir('obscura-unzip-');
+  try {
+    fs.writeFileSync(path.join(dir, 'export.zip'), bytes);
+    return execFileSync('unzip', ['-p', path.join(dir, 'export.zip'), entry], { encoding: 'utf8' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('exports certify each burned page against its source', () => {
+  let harness: Harness;
+  let source: Buffer;
+  let caseId: string;
+
+  beforeAll(async () => {
+    harness = await startExportHarness();
+    await withoutSafeguards(harness.instance);
+    // pdfTeX at 10 pt with tight leading: the lines above and below a box are close to it.
+    source = pdftex(`\\documentclass[10pt]{article}\n\\linespread{0.9}\n\\begin{document}\n${PARAGRAPH}\n\n${PARAGRAPH}\n\\end{document}\n`);
+    caseId = await createCase(harness.instance, 'Fidelity');
+    const [document] = await uploadDocuments(harness.instance, caseId, [{ name: 'minutes.pdf', bytes: source }]);
+    const words = popplerWords(source);
+    await createBoxes(harness.instance, document?.id ?? '', [boxOver(findWord(words, 'Harbourline')), boxOver(findWord(words, 'Westmoor'))]);
+  }, 120_000);
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  /**
+   * Source words poppler finds away from both boxes that do not come back from the export at the same place
+   * (±1 pt); with `otherLines`, only those on lines without a box.
+   */
+  function lostWords(bytes: Buffer, otherLines: boolean): string[] {
+    const all = popplerWords(source);
+    const boxed = all.filter((word) => word.page === 1 && ['Harbourline', 'Westmoor'].includes(word.text)).slice(0, 2);
+    const sameLine = (word: BoxedWord, box: BoxedWord) => Math.abs(box.y1 - word.y1) < 1;
+    const clear = all.filter((word) => word.page === 1 && !boxed.some((box) => (otherLines ? sameLine(word, box) : sameLine(word, box) && word.x2 > box.x1 - 3 && word.x1 < box.x2 + 3)));
+    const output = popplerWords(bytes);
+    const lost = clear.filter((word) => !output.some((candidate) => candidate.text === word.text && Math.abs(candidate.x1 - word.x1) <= 1 && Math.abs(candidate.y1 - word.y1) <= 1.5));
+    return lost.map((word) => word.text);
+  }
+
+  it('method auto: the page is redacted in its content and certified: no leak, no word missing, pixels equal', async () => {
+    const { exported, bytes } = await exportFile(harness.instance, { case_id: caseId, options: { labels: false } });
+    expect(exported.summary?.burn?.vector_pages).toBe(1);
+    const certificates = exported.summary?.verification?.page_certificates as PageCertificate[];
+    expect(certificates).toHaveLength(1);
+    const [certificate] = certificates;
+    expect(certificate).toMatchObject({ output_page: 1, page: 1, method: 'vector', words_under_boxes_found: 0, words_missing: 0, passed: true, fallback_reason: null, tolerance: { dpi: 100, grey: 64, max_differing_pixels: 24, mask_margin_pixels: 2 } });
+    expect(certificate?.words_outside_checked).toBeGreaterThan(40);
+    expect(certificate?.pixels_compared).toBeGreaterThan(800_000);
+    expect(certificate?.pixels_differing).toBeLessThanOrEqual(24);
+    // The paragraph is printed twice and only its first copy boxed.
+    const text = pdftotext(bytes);
+    expect(text.match(/Harbourline/g)).toHaveLength(1);
+    expect(text.match(/Westmoor/g)).toHaveLength(1);
+    expect(lostWords(bytes, false)).toEqual([]);
+  }, 120_000);
+
+  it('method raster: the rendered page is certified against the source rendering; words its layer lacks are counted', async () => {
+    const { exported, bytes } = await exportFile(harness.instance, { case_id: caseId, options: { method: 'raster' } });
+    const [certificate] = (exported.summary?.verification?.page_certificates ?? []) as PageCertificate[];
+    expect(certificate).toMatchObject({ method: 'raster', words_under_boxes_found: 0, fallback_reason: null, tolerance: { dpi: 50, grey: 96, max_differing_pixels: 24, mask_margin_pixels: 1 } });
+    expect(certificate?.pixels_differing).toBeLessThanOrEqual(24);
+    expect(certificate?.words_outside_checked).toBeGreaterThan(40);
+    // The layer withholds words whose estimated extent may reach a box; the certificate counts them and says so.
+    expect(certificate?.passed).toBe(certificate?.words_missing === 0);
+    expect(pdftotext(bytes).match(/Harbourline/g)).toHaveLength(1);
+    // Whatever poppler, independently, misses from the layer on lines without a box, the certificate counted.
+    expect(certificate?.words_missing).toBeGreaterThanOrEqual(lostWords(bytes, true).length);
+  }, 120_000);
+
+  it('the release zip manifest carries each page\'s certificate', async () => {
+    const { bytes } = await exportFile(harness.instance, { case_id: caseId, format: 'zip', options: { labels: false } });
+    const manifest = JSON.parse(unzipText(bytes, 'manifest.json')) as { verification: { per_page: { certificate: PageCertificate | null }[] } };
+    const certified = manifest.verification.per_page.map((entry) => entry.certificate).filter((entry) => entry !== null);
+    expect(certified).toHaveLength(1);
+    expect(certified[0]).toMatchObject({ method: 'vector', words_missing: 0, passed: true });
+  }, 120_000);
+});
