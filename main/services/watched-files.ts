@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Executor } from '../db/queries/executor.js';
 import type { WatchedFileRow, WatchedFilesTable, WatchedFolderRow } from '../db/schema.js';
 import { insertBlobIfAbsent } from '../db/queries/blobs.js';
-import { findDocument, insertDocument } from '../db/queries/documents.js';
+import { findDocument, findFirstCaseDocumentWithSha256, insertDocument } from '../db/queries/documents.js';
 import { listDocumentRedactions } from '../db/queries/redactions.js';
 import { findSubfolderCaseId, setSubfolderCase } from '../db/queries/watched-folder-cases.js';
 import { findWatchedFileById, hasFileWithOutputPath, insertSeenFiles, listFilesWithContent, updateFileIfState } from '../db/queries/watched-files.js';
@@ -205,6 +205,8 @@ export async function storeFile(
     return { kind: 'retry', documentId: document.id, of: row };
   }
   const caseId = await resolveCase(db, ctx, folder, settings, current);
+  // Content already in the case from elsewhere (an upload, another folder): recorded as for uploads.
+  const sameContent = await findFirstCaseDocumentWithSha256(db, folder.organization_id, caseId, content.sha256);
   const documentId = await insertDocument(db, {
     organization_id: folder.organization_id,
     case_id: caseId,
@@ -215,6 +217,7 @@ export async function storeFile(
     media_type: content.mediaType,
     document_type: content.documentType,
     source_type: sourceTypeOf(content.documentType),
+    duplicate_of: sameContent ? (sameContent.duplicate_of ?? sameContent.id) : null,
     created_at: now,
     updated_at: now,
     deleted_at: null,
