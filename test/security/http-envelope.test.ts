@@ -75,6 +75,15 @@ describe('security: envelope, ids, bodies and headers', () => {
       payload: 'hello',
     });
     errorOf(text, 415, 'unsupported_media_type');
+    // The sign-in route has its own, smaller limit; the application API answers in its own error body.
+    const login = await instance.server.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { host: instance.host, 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'x', password: 'y'.repeat(20_000) }),
+    });
+    expect(login.statusCode).toBe(413);
+    expect(login.json()).toMatchObject({ success: false, code: 'payload_too_large' });
   });
 
   it('every response carries CSP with frame-ancestors none, X-Frame-Options, nosniff, Referrer-Policy, COOP and CORP', async () => {

@@ -6,6 +6,8 @@ import { ConcurrencyGate } from '../../services/login-throttle.js';
 import { checkPassword, logout, openSession, recordLoginFailure } from '../../services/sessions.js';
 import { SESSION_COOKIE, sessionUser } from './session.js';
 
+export const LOGIN_BODY_LIMIT = 16 * 1024;
+
 const LoginBody = z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1000) });
 
 function publicUser(user: ReturnType<typeof sessionUser>) {
@@ -21,7 +23,8 @@ function publicUser(user: ReturnType<typeof sessionUser>) {
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // One core stays free for everything else (docs/security.md).
   const passwordChecks = new ConcurrencyGate(Math.max(1, os.availableParallelism() - 1));
-  app.post('/api/auth/login', { config: { public: true }, schema: { body: LoginBody } }, async (request, reply) => {
+  // A sign-in is two short strings: anything larger is refused (413) before it is parsed.
+  app.post('/api/auth/login', { config: { public: true }, bodyLimit: LOGIN_BODY_LIMIT, schema: { body: LoginBody } }, async (request, reply) => {
     const { runtime, throttles } = request.server.obscura;
     const ttl = runtime.config.sessions.ttlSeconds;
     const account = request.body.username.toLowerCase();
