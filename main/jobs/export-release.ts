@@ -138,6 +138,13 @@ function sumVerification(results: ExportVerification[]): ExportVerification {
   );
 }
 
+/** A page's verification certificate as the requester may see it: without the internal document id. */
+function requesterCertificate<T extends { document_id?: unknown }>(certificate: T | undefined): Omit<T, 'document_id'> | null {
+  if (!certificate) return null;
+  const { document_id: _internal, ...rest } = certificate;
+  return rest;
+}
+
 export async function buildReleaseZip(ctx: BuildContext, material: ExportMaterial, options: ExportOptions): Promise<BuiltExport> {
   const settings = settingsOf(options);
   const { documents, skipped } = releasable(material);
@@ -215,7 +222,7 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
       page: page + 1,
       checked: output.assembled.checks.some((check) => check.outputPage === page + 1),
       verified: verifications[index] !== undefined,
-      certificate: verifications[index]?.certificates?.find((entry) => entry.output_page === page + 1) ?? null,
+      certificate: requesterCertificate(verifications[index]?.certificates?.find((entry) => entry.output_page === page + 1)),
     })),
   );
   const manifest = {

@@ -126,7 +126,7 @@ describe('release package', () => {
     const manifest = JSON.parse(first.get('manifest.json')?.toString('utf8') ?? '{}') as {
       files: { path: string; sha256: string; size: number }[];
       pages: { bates: string; withheld_in_full: string | null }[];
-      verification: { pages: number; per_page: { bates: string; leak_checked: boolean }[] };
+      verification: { pages: number; per_page: { bates: string; leak_checked: boolean; certificate: { passed: boolean; words_under_boxes_found: number } | null }[] };
       release_number: number;
     };
     expect(manifest.files.map((file) => file.path).sort()).toEqual([...first.keys()].filter((name) => name !== 'manifest.json').sort());
@@ -136,6 +136,8 @@ describe('release package', () => {
     expect(manifest.pages[2]).toMatchObject({ bates: 'REL-000003', withheld_in_full: '(b)(6)' });
     expect(manifest.verification.per_page.find((page) => page.bates === 'REL-000001')?.leak_checked).toBe(true);
     expect(manifest.verification.per_page.find((page) => page.bates === 'REL-000003')?.leak_checked).toBe(false);
+    // The per-page verification certificate of a redacted page travels with it (without internal ids).
+    expect(manifest.verification.per_page.find((page) => page.bates === 'REL-000001')?.certificate).toMatchObject({ passed: true, words_under_boxes_found: 0 });
     expect(JSON.stringify(manifest)).not.toMatch(/export_id|case_id|document_id|Blackwater/);
   }, 180_000);
 
