@@ -9,6 +9,7 @@ import { ConflictDialog } from './ConflictDialog.js';
 import { LayerPicker, type LayerChoice } from './LayerPicker.js';
 import { LAYERS, LAYER_COLORS, LAYER_INFO } from './layers.js';
 import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
+import { PageRangeForm } from './PageRangeForm.js';
 import { OcrPanel } from './OcrPanel.js';
 import { PageView, type PageGeometry } from './PageView.js';
 import { openPdf, type PDFDocumentProxy } from './pdf.js';
@@ -182,6 +183,30 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
     [choice, editor, page],
   );
 
+  const [rangeBusy, setRangeBusy] = useState(false);
+  /** One full-page box per page from..to, each covering that page's own view box. */
+  const redactPages = useCallback(
+    async (from: number, to: number) => {
+      if (choice.layer === 'B1' && !choice.classification) return setClassificationMissing(true);
+      setRangeBusy(true);
+      try {
+        for (let number = from; number <= to; number += 1) {
+          let view: number[] = image ? [0, 0, image.width, image.height] : [];
+          if (pdf) {
+            const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = (await pdf.getPage(number)).view;
+            view = isTiff ? [0, 0, x2 - x1, y2 - y1] : [x1, y1, x2, y2];
+          }
+          const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = view;
+          const reason = choice.reason.trim() || null;
+          editor.add(newBox({ redactionId: crypto.randomUUID(), page: number, kind: 'rectangle', layer: choice.layer, box: { x1, y1, x2, y2 }, reason, classification: choice.classification || null }));
+        }
+      } finally {
+        setRangeBusy(false);
+      }
+    },
+    [choice, editor, image, pdf, isTiff],
+  );
+
   const removeSelected = useCallback(() => {
     if (!selectedId) return;
     editor.remove(selectedId);
@@ -344,6 +369,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
               <>
                 <LayerPicker value={choice} onChange={(value) => { setChoice(value); if (value.classification) setClassificationMissing(false); }} classificationMissing={classificationMissing} />
                 <PageRedactions boxes={pageBoxes} page={page} selectedId={selectedId} onSelect={setSelectedId} onRemove={(id) => editor.remove(id)} />
+                {pageCount !== null && pageCount > 0 && <PageRangeForm key={page} pageCount={pageCount} current={page} busy={rangeBusy} onRedact={(from, to) => void redactPages(from, to)} />}
               </>
             )}
             {tab === 'suggestions' && <SuggestionsPanel suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
