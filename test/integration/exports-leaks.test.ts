@@ -84,13 +84,14 @@ function expectMethods(exported: Export, method: (typeof METHODS)[number], docum
     expect(Object.keys(rendered)).toHaveLength(8);
     return;
   }
-  expect(burn?.vector_pages, JSON.stringify(burn)).toBe(4);
+  // The form field of page 1 is drawn flattened; the text of the shared form is redacted in a copy of it.
+  expect(burn?.vector_pages, JSON.stringify(burn)).toBe(6);
   expect(rendered).toEqual({
-    [`${bornDigital}/1`]: expect.stringMatching(/annotations or form fields/),
     [`${bornDigital}/5`]: 'a box covers the whole page',
     [`${scanned}/1`]: 'an image lies under a box',
-    [`${shared}/1`]: 'a form XObject lies under a box',
   });
+  expect(burn?.grown?.length).toBeGreaterThan(0);
+  for (const entry of burn?.grown ?? []) expect(entry.growth_pt).toBeGreaterThan(0);
 }
 
 function appliedCount(corpus: Corpus, layer?: Layer): number {

@@ -1,3 +1,4 @@
+import { appearanceContent, appearanceDraws } from './annotations.js';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
 
 // Pages without redactions are copied as they are, but only what draws them travels: the page dictionary is
@@ -89,29 +90,6 @@ function prune(context: PDFContext, resources: PDFDict, contents: Uint8Array[], 
   return kept;
 }
 
-/** Hidden (flag 2) annotations show nothing; links and pop-ups carry no drawing of their own worth keeping. */
-const INVISIBLE_FLAG = 2;
-const DROPPABLE = ['Link', 'Popup'];
-
-/**
- * Whether dropping the page's annotations would change what it shows: a form field, or any annotation with an
- * appearance stream other than links and pop-ups. Such a page is rendered rather than copied.
- */
-function showsAnnotations(context: PDFContext, annots: PDFObject | undefined): boolean {
-  const list = resolve(context, annots);
-  if (!(list instanceof PDFArray)) return false;
-  return list.asArray().some((entry) => {
-    const annotation = resolve(context, entry);
-    if (!(annotation instanceof PDFDict)) return false;
-    const flags = Number(resolve(context, annotation.get(PDFName.of('F')))?.toString() ?? 0);
-    if ((flags & INVISIBLE_FLAG) !== 0) return false;
-    const subtype = annotation.get(PDFName.of('Subtype'));
-    const name = subtype instanceof PDFName ? subtype.decodeText() : '';
-    if (name === 'Widget') return true;
-    return annotation.has(PDFName.of('AP')) && !DROPPABLE.includes(name);
-  });
-}
-
 /**
  * Cuts a page of the (never saved) source document down to what draws it, in place, so copyPages takes
  * nothing else along. `contents` (a stream of the source's context) replaces the page's own content, and the
@@ -121,7 +99,6 @@ function showsAnnotations(context: PDFContext, annots: PDFObject | undefined): b
 export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: PDFRef): void {
   const page = source.getPage(pageIndex).node;
   const context = source.context;
-  if (showsAnnotations(context, page.get(PDFName.of('Annots')))) throw new CannotCopyPage('the page shows annotations or form fields');
   for (const key of INHERITED) {
     const name = PDFName.of(key);
     if (!page.has(name)) {
@@ -129,10 +106,31 @@ export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: P
       if (inherited) page.set(name, inherited);
     }
   }
+  const found = resolve(context, page.get(PDFName.of('Resources')));
+  let resources = found instanceof PDFDict ? found : (context.obj({}) as PDFDict);
+  // Annotations that show something are drawn by the page content (flattened), the same names every time.
+  const existing = resolve(context, resources.get(PDFName.of('XObject')));
+  const form = resolve(context, source.catalog.get(PDFName.of('AcroForm')));
+  const needAppearances = form instanceof PDFDict && resolve(context, form.get(PDFName.of('NeedAppearances')))?.toString() === 'true';
+  const draws = appearanceDraws(context, page, (name) => existing instanceof PDFDict && existing.has(PDFName.of(name)), needAppearances);
+  if (typeof draws === 'string') throw new CannotCopyPage(`the page shows annotations that cannot be flattened: ${draws}`);
+  if (draws.length > 0) {
+    resources = resources.clone(context);
+    const xobjects = existing instanceof PDFDict ? existing.clone(context) : (context.obj({}) as PDFDict);
+    for (const draw of draws) xobjects.set(PDFName.of(draw.name), draw.ref);
+    resources.set(PDFName.of('XObject'), xobjects);
+    if (!contents) {
+      // A rewritten content already draws them; the page's own is closed in q … Q before they are drawn.
+      const own = resolve(context, page.get(PDFName.of('Contents')));
+      const parts = own instanceof PDFArray ? own.asArray() : own ? [page.get(PDFName.of('Contents')) as PDFObject] : [];
+      const open = context.register(context.stream('q\n'));
+      const close = context.register(context.flateStream(`\nQ\n${appearanceContent(draws)}\n`));
+      page.set(PDFName.of('Contents'), context.obj([open, ...parts, close]));
+    }
+  }
   if (contents) page.set(PDFName.of('Contents'), contents);
   const content = streamBytes(context, page.get(PDFName.of('Contents')));
-  const resources = resolve(context, page.get(PDFName.of('Resources')));
-  page.set(PDFName.of('Resources'), prune(context, resources instanceof PDFDict ? resources : (context.obj({}) as PDFDict), content, new Set()));
+  page.set(PDFName.of('Resources'), prune(context, resources, content, new Set()));
   for (const key of page.keys()) {
     if (key !== PDFName.of('Parent') && !PAGE_KEYS.includes(key.decodeText())) page.delete(key);
   }

@@ -1,4 +1,5 @@
 import { decodePDFRawStream, PDFDict, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFContext } from 'pdf-lib';
+import { APPEARANCE_PREFIX } from '../annotations.js';
 import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import { resolveFont, type FontMetrics } from './fonts.js';
@@ -267,8 +268,9 @@ class Interpreter {
       return null;
     }
     if (subtype !== 'Form') return null;
-    // pdf.js draws the form's operators in between: they are the form's own (walked or skipped here).
-    const inner = this.inkOf(() => this.options.ink?.form());
+    // pdf.js draws the form's operators in between: they are the form's own (walked or skipped here). Flattened
+    // annotation appearances are not in pdf.js's reading of the page: their glyphs go by the fonts' metrics.
+    const inner = name.startsWith(APPEARANCE_PREFIX) ? undefined : this.inkOf(() => this.options.ink?.form());
     const bbox = rectAt(this.context, object.dict, 'BBox');
     if (!bbox) throw new Bail(`the form ${name} has no /BBox`);
     const numbersOfMatrix = numbersOf(this.context, arrayAt(this.context, object.dict, 'Matrix'));

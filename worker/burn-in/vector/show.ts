@@ -93,6 +93,10 @@ function codeLengths(strings: readonly Uint8Array[], input: ShowInput): number[]
   return lengths;
 }
 
+function centerOf(quad: readonly Point[]): Point {
+  return { x: quad.reduce((sum, point) => sum + point.x, 0) / quad.length, y: quad.reduce((sum, point) => sum + point.y, 0) / quad.length };
+}
+
 function advanceBy(matrix: Matrix, distance: number): Matrix {
   const [a, b, c, d, e, f] = matrix;
   return [a, b, c, d, e + distance * a, f + distance * b];
@@ -154,7 +158,9 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         const room = substituted(ink, font?.embedded === false) as Rect;
         cover = quadOf(glyphMatrix, room.x1, room.y1, room.x2, room.y2);
       }
-      const hits = areas.flatMap((area, index) => (meets(area, quad, strokeGrow) ? [index] : []));
+      // A space (no ink) goes only when its middle is under a box: the words beside the box keep theirs.
+      const probe = visibleInk && ink === 'none' ? [centerOf(quad)] : quad;
+      const hits = areas.flatMap((area, index) => (meets(area, probe, strokeGrow) ? [index] : []));
       if (hits.length > 0 || outside(visible, quad)) {
         if (renderMode >= 4) throw new Bail('text under a box is part of a clipping path');
         if (fontSize === 0) throw new Bail('text under a box has font size 0');
