@@ -59,8 +59,9 @@ export function guardBodylessRoute(route: RouteOptions): void {
   if (route.url.startsWith('/files/')) return;
   const schema = route.schema as { body?: unknown } | undefined;
   if (schema?.body !== undefined) return;
-  const existing = route.preValidation;
-  route.preValidation = [refuseUnexpectedBody, ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing])];
+  // preHandler, first: after the Idempotency-Key check (preValidation) and validation, before the key is claimed.
+  const existing = route.preHandler;
+  route.preHandler = [refuseUnexpectedBody, ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing])];
 }
 
 /** The server's own policy; the renderer's <meta> CSP is the same, this one also covers JSON and downloads. */
