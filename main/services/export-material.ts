@@ -11,6 +11,7 @@ import type { ExportDocumentStatus, ExportOptions, ResolvedExportFilters } from 
 import { boxFromRow, type Box } from './redactions/model.js';
 import { exportSettingsOf } from './exports.js';
 import { gatherReleaseMaterial, type ReleaseMaterial } from './releases/material.js';
+import { checkRelease } from './releases/safeguards.js';
 
 // Everything an export needs, read in one transaction so the files agree with each other.
 
@@ -73,6 +74,16 @@ async function selectDocuments(db: Executor, row: ExportRow, filters: ResolvedEx
   return { chosen, skipped };
 }
 
+/**
+ * A release that passed its safeguards when requested is checked again as processing starts (the export
+ * reflects the case then); an overridden one is not, its override stands.
+ */
+async function recheckSafeguards(db: Executor, row: ExportRow, filters: ResolvedExportFilters): Promise<void> {
+  if (row.audience !== 'release' || row.safeguards === null || (JSON.parse(row.safeguards) as { outcome?: string }).outcome !== 'passed') return;
+  const check = await checkRelease(db, { organizationId: row.organization_id, caseId: row.case_id, documentIds: filters.document_ids, layers: filters.layers });
+  if (check.blocks.length > 0) throw new ExportNotPossible(`a release safeguard blocks it now: ${check.blocks.map((entry) => `${entry.check} (${entry.message})`).join('; ')}`);
+}
+
 /** Reads the case record of an export. Throws ExportNotPossible when the case no longer allows it. */
 export async function gatherExportMaterial(db: Executor, row: ExportRow): Promise<ExportMaterial> {
   const { filters, options } = exportSettingsOf(row);
@@ -82,6 +93,7 @@ export async function gatherExportMaterial(db: Executor, row: ExportRow): Promis
     throw new ExportNotPossible(`the case is ${caseRow.status}; filters.case_statuses allows ${filters.case_statuses.join(', ')}`);
   }
   const { chosen, skipped } = await selectDocuments(db, row, filters);
+  await recheckSafeguards(db, row, filters);
   const wantsPages = row.format === 'pdf' || row.format === 'zip';
   const documents: MaterialDocument[] = [];
   for (const document of chosen) {

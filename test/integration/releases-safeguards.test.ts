@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { insertJob } from '../../main/db/queries/jobs.js';
 import { ReleaseSettings } from '../../main/common/schemas/releases.js';
 import { ALL_SCOPES } from '../../main/common/scopes.js';
-import { startExportHarness, exportFile, type Harness } from '../helpers/export-fixtures.js';
+import { startExportHarness, exportFile, waitForExport, type Harness } from '../helpers/export-fixtures.js';
 import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
 import { auditOf, dataOf, detailFields, errorOf, orgId } from '../helpers/integration-support.js';
 import { approveCase, drawerKey, exportOf, postExport, releaseCheck, unzipAll, withhold } from '../helpers/release-support.js';
@@ -136,4 +136,27 @@ describe('release safeguards', () => {
     expect(exported.release_number).toBeNull();
     expect([...unzipAll(bytes).keys()].every((name) => name.startsWith('INTERNAL-') || name === 'manifest.json')).toBe(true);
   });
+});
+
+describe('release safeguards when processing starts', () => {
+  it('a release that passed when requested fails with the reason if a safeguard blocks it once it runs', async () => {
+    const h = await startExportHarness({ safeguards: true, runner: false });
+    try {
+      const drawer = await drawerKey(h.instance);
+      const caseId = await createCase(h.instance, 'Rechecked', drawer);
+      const [document] = await uploadDocuments(h.instance, caseId, [{ name: 'r.pdf', bytes: minimalPdf('Rechecked text') }], drawer);
+      await createBoxes(h.instance, document?.id ?? '', [rect()], drawer);
+      await approveCase(h.instance, caseId);
+      const queued = exportOf(await postExport(h.instance, { case_id: caseId, format: 'zip' }));
+      // Before the runner takes it, the drawer changes a box: the approval no longer covers the case.
+      await createBoxes(h.instance, document?.id ?? '', [rect({ coordinates: { page: 1, units: 'pdf_points', box: { x1: 200, y1: 200, x2: 240, y2: 240 } } })], drawer);
+      await h.startRunner();
+      const failed = await waitForExport(h.instance, queued.id, ['completed', 'failed'], 60_000);
+      expect(failed.status).toBe('failed');
+      expect(failed.error_message).toMatch(/^the export cannot run: a release safeguard blocks it now: changed_after_approval/);
+      expect(failed.release_number).toBeNull();
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
 });
