@@ -271,6 +271,16 @@ function ExportStatus({ item, onDownload, onCancel, onRetry }: { item: Export; o
           {item.summary.skipped_documents.length > 0 && `; skipped: ${item.summary.skipped_documents.map((skipped) => `${skipped.file_name} (${skipped.reason})`).join(', ')}`}
         </p>
       )}
+      {(item.summary?.burn?.grown?.length ?? 0) > 0 && (
+        // Black drawn beyond a marked box covers whole letters the box cut: said per redaction.
+        <ul className="muted grown-boxes" aria-label="Boxes grown to cover whole glyphs">
+          {item.summary?.burn?.grown?.map((grown) => (
+            <li key={`${grown.document_id}-${grown.page}-${grown.redaction_id}`}>
+              Document {grown.document_id}, page {grown.page}: box grown by {grown.growth_pt.toFixed(1)} pt to cover whole glyphs
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
