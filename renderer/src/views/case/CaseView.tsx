@@ -11,6 +11,8 @@ import { CaseHeader } from './CaseHeader.js';
 import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
 import { DuplicatesNotice } from './DuplicatesNotice.js';
+import { ProcessAll } from './ProcessAll.js';
+import { IntakePanel } from './IntakePanel.js';
 import { SearchPanel } from './SearchPanel.js';
 import { SuggestionsQueue } from './SuggestionsQueue.js';
 import { UploadPanel } from './UploadPanel.js';
@@ -60,7 +62,9 @@ export function CaseView({ caseId }: { caseId: string }) {
           <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
+          <ProcessAll documents={documents.data ?? []} />
           <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
+          <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
           <SuggestionsQueue caseId={caseId} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
