@@ -343,7 +343,7 @@ describe('templates choose a minimum confidence', () => {
 
     const strict = resultOf(await runJob(h.instance, documentId, 'detection', { template_id: template.id }));
     expect(strict).toMatchObject({ min_score: 0.95, findings: 1, by_entity: { phone: 1 } });
-    expect(strict.suggestions).toEqual([expect.objectContaining({ entity: 'phone', score: 1 })]);
+    expect(strict.suggestions).toEqual([expect.objectContaining({ entity: 'phone', score: 1, rule: 'pattern:phone-nanp' })]);
     const [redaction] = await redactionsOf(h.instance, documentId);
     expect(redaction?.coordinates.box).toEqual(at0(lines, '217-555-0143'));
     expect(redaction?.pending_reason).toMatchObject({ rule: 'pattern:phone-nanp', cues: expect.arrayContaining(['valid number']) });

@@ -154,6 +154,13 @@ describe('confidence and provenance', () => {
     expect(candidates.find((candidate) => candidate.entity === 'phone')?.rule).toBe('pattern:phone-nanp');
   });
 
+  it('an e-mail local part on the page backs the name it spells', () => {
+    const alone = detectInText('Notes from Ilse Brandvold on the meeting.', plan(['person_name']));
+    const backed = detectInText('Notes from Ilse Brandvold on the meeting. Reply to ibrandvold@example.org', plan(['person_name']));
+    expect(backed[0]?.cues).toContain('e-mail');
+    expect(backed[0]?.score).toBeGreaterThan(alone[0]?.score ?? 1);
+  });
+
   it('a higher minimum confidence keeps only the surer findings', () => {
     const text = 'Contact 555-123-4567. Ticket 555 123 4567. Call 217-555-0143.';
     const loose = detectInText(text, plan(['phone'], 0.3)).map((candidate) => candidate.score);

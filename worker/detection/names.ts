@@ -233,6 +233,12 @@ export function findNames(text: string): Candidate[] {
   }
   rules.push(...invertedNames(text, tokens).map((candidate) => ({ ...candidate, rule: 'rule:last-first' })));
   const { spans } = recognise(text);
+  // E-mail local parts on the page ("m.gonzalez@…", "maria.gonzalez@…") back names whose words they hold.
+  const localParts = [...text.matchAll(/([A-Za-z][A-Za-z0-9._-]{1,63})@[A-Za-z0-9-]+\./g)].map((match) => (match[1] as string).toLowerCase().split(/[._-]+/));
+  const inEmail = (value: string) => {
+    const words = value.toLowerCase().split(/[^\p{L}]+/u).filter((word) => word.length >= 3);
+    return words.length > 0 && localParts.some((parts) => words.some((word) => parts.includes(word) || parts.some((part) => part.length > word.length && part.endsWith(word) && part.length - word.length <= 2)));
+  };
   const found: Candidate[] = [];
   for (const span of spans) {
     if (span.kind !== 'PER') continue;
@@ -243,10 +249,13 @@ export function findNames(text: string): Candidate[] {
     // "Johnson Controls Inc.": capitalised words running on into an organisation word belong to a company.
     const runOn = /^,?[ \t]+(?:\p{Lu}[\p{L}&'’-]*[ \t]+){0,2}(\p{Lu}[\p{L}]*)/u.exec(text.slice(span.end, span.end + 60));
     if (runOn && ORGANISATION_WORDS.has((runOn[1] as string).toLowerCase()) && evidence.cues.length === 0) continue;
-    const score = 0.5 + 0.45 * span.confidence + Math.max(0, evidence.bonus) * 0.4;
-    found.push({ entity: 'person_name', start: span.start, end: span.end, score: clamp(score), cues: evidence.cues, rule: 'model:ner-perceptron' });
+    const email = inEmail(value);
+    const score = 0.5 + 0.45 * span.confidence + Math.max(0, evidence.bonus) * 0.4 + (email ? 0.1 : 0);
+    found.push({ entity: 'person_name', start: span.start, end: span.end, score: clamp(score), cues: email ? [...evidence.cues, 'e-mail'] : evidence.cues, rule: 'model:ner-perceptron' });
   }
-  for (const candidate of rules) {
+  for (const ruleCandidate of rules) {
+    // A rule name whose words an address on the page holds counts as backed.
+    const candidate = inEmail(text.slice(ruleCandidate.start, ruleCandidate.end)) ? { ...ruleCandidate, score: clamp(ruleCandidate.score + 0.1), cues: [...ruleCandidate.cues, 'e-mail'] } : ruleCandidate;
     const other = spans.find((span) => span.kind !== 'PER' && span.start < candidate.end && candidate.start < span.end && span.confidence >= 0.6);
     const backed = candidate.cues.length > 0;
     const agreed = spans.some((span) => span.kind === 'PER' && span.start < candidate.end && candidate.start < span.end);

@@ -168,7 +168,7 @@ export interface DetectionResult {
   by_layer: Record<string, number>;
   /** Layers another editor held locked: their suggestions were not written; run again later. */
   locked_layers: string[];
-  suggestions: { redaction_id: string; entity: EntityKind; layer: Layer; page: number; score: number }[];
+  suggestions: { redaction_id: string; entity: EntityKind; layer: Layer; page: number; score: number; rule?: string }[];
   /** Transcripts: findings as time spans (audio is not redacted with boxes). */
   time_spans?: { entity: EntityKind; page: number; start: number; end: number; score: number }[];
   note?: string;

@@ -23,7 +23,7 @@ export interface StagedSuggestions {
   already_present: number;
   by_layer: Record<string, number>;
   locked_layers: string[];
-  suggestions: { redaction_id: string; entity: EntityKind; layer: Layer; page: number; score: number }[];
+  suggestions: { redaction_id: string; entity: EntityKind; layer: Layer; page: number; score: number; rule?: string }[];
 }
 
 /** Hex of SHA-256 laid out as a UUID (version nibble 5, RFC 4122 variant): stable for the same input. */
@@ -114,7 +114,7 @@ export async function stageSuggestions(db: Executor, ctx: ServiceContext, docume
       const staged = byLayer.get(layer) ?? [];
       staged.push({ box: input, pendingReason });
       byLayer.set(layer, staged);
-      planned.push({ redaction_id: redactionId, entity: finding.entity, layer, page: finding.page, score: finding.score });
+      planned.push({ redaction_id: redactionId, entity: finding.entity, layer, page: finding.page, score: finding.score, ...(finding.rule !== undefined && { rule: finding.rule }) });
     });
   }
 
