@@ -250,13 +250,17 @@ const WRAPPED_TEX = [
   '0143 after five. Her SSN is 123-45-\\\\',
   '6789 and she lives at 1234 Oak Street,\\\\',
   'Springfield, IL 62704. Card 4012 8888\\\\',
-  '8888 1881 was charged.',
+  '8888 1881 was charged to IBAN DE89 3704 0044\\\\',
+  '0532 0130 00. The statement was signed by Detective Maria\\\\',
+  'Gonzalez on Monday.',
 ].join('\n');
 const WRAPPED: [string, string[]][] = [
   ['phone', ['(217)', '555-', '0143']],
   ['ssn', ['123-45-', '6789']],
   ['street_address', ['1234', 'Springfield,', '62704.']],
   ['payment_card', ['4012', '1881']],
+  ['iban', ['DE89', '0532']],
+  ['person_name', ['Maria', 'Gonzalez']],
 ];
 
 const overlapShare = (box: { x1: number; y1: number; x2: number; y2: number }, word: BboxWord) => {
@@ -292,7 +296,7 @@ describe('detection on real documents: values wrapped across lines', () => {
       const lines = new Set(pieces.map((piece) => Math.round((words.find((word) => word.text === piece) as BboxWord).y1)));
       expect(boxes.length, `${entity}: ${JSON.stringify(boxes.map((box) => box.coordinates.box))}`).toBe(lines.size);
       expect(new Set(boxes.map((box) => box.pending_reason?.match_id)).size).toBe(1);
-      expect(boxes[0]?.pending_reason).toMatchObject({ score: expect.any(Number), rule: expect.stringMatching(/^pattern:/) });
+      expect(boxes[0]?.pending_reason).toMatchObject({ score: expect.any(Number), rule: expect.stringMatching(entity === 'person_name' ? /^model:/ : /^pattern:/) });
       for (const piece of pieces) {
         const word = words.find((candidate) => candidate.text === piece);
         expect(word, piece).toBeDefined();
