@@ -116,6 +116,10 @@ function readMsg(raw: Buffer): ParsedMessage {
   const reader = new MsgReader(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer);
   const data = reader.getFileData();
   if (data.error) throw new Error(`not a readable Outlook message: ${data.error}`);
+  // An empty or zeroed compound file parses to nothing: not a message, rather than an empty document.
+  if (!data.messageClass && !data.subject && !data.body && !data.senderEmail && !(data.recipients ?? []).length && !(data.attachments ?? []).length) {
+    throw new Error('not a readable Outlook message: the file holds no message properties');
+  }
   const recipients = (kind: 'to' | 'cc' | 'bcc') =>
     (data.recipients ?? [])
       .filter((recipient) => (recipient.recipType ?? 'to') === kind)

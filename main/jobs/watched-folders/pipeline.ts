@@ -18,6 +18,7 @@ import {
   setOutputPath,
   startJobStep,
 } from '../../services/watched-files.js';
+import { conversionReadiness } from '../../services/intake/index.js';
 import { detectionOptions } from '../../services/watched-folders.js';
 import { copyAtomically, outputPath } from './output.js';
 import type { RunnerContext } from './runner-context.js';
@@ -128,8 +129,31 @@ async function runOutputStep(context: RunnerContext, file: WatchedFileRow, index
   await context.transaction((trx, ctx) => markOutputWritten(trx, file.id, index, ctx.clock.now().toISOString()));
 }
 
+/** How often a file waits on its document's intake conversion (e-mail, Office, text) before its first step. */
+const CONVERSION_POLL_MS = 500;
+
+/** Resolves true once the document is converted (or needs none), false when the runner stops; a failed conversion fails the file. */
+async function awaitConversion(context: RunnerContext, documentId: number): Promise<boolean> {
+  for (;;) {
+    const readiness = await conversionReadiness(context.runtime.db, documentId);
+    if (readiness.state === 'ready') return true;
+    if (readiness.state === 'failed') throw new StepFailure('intake', readiness.error);
+    if (context.signal.aborted) return false;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, CONVERSION_POLL_MS);
+      function done() {
+        clearTimeout(timer);
+        context.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      context.signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
 /**
- * Runs the file's remaining steps in order. Each step's effect (a job, an export, decisions, the output
+ * Runs the file's remaining steps in order, after intake has converted the file's document (scan, OCR and
+ * detection must read the rendered PDF, never the raw e-mail or Office file). Each step's effect (a job, an export, decisions, the output
  * name) is recorded before the step waits, so after a restart the step finds it and waits again instead of
  * starting it twice.
  */
@@ -137,6 +161,8 @@ export async function runPipeline(context: RunnerContext, fileId: number): Promi
   let file = await reloadFile(context.runtime.db, fileId);
   const pipeline = parsePipeline(file);
   const count = parseSteps(file).length;
+  if (file.document_id !== null && count > 0 && !(await awaitConversion(context, file.document_id))) return;
+  file = await reloadFile(context.runtime.db, fileId);
   for (let index = 0; index < count; index += 1) {
     if (context.signal.aborted || file.state !== 'processing') return;
     const step = parseSteps(file)[index];

@@ -79,3 +79,15 @@ export async function listCaseIntake(db: Executor, ctx: ServiceContext, caseId: 
   for (const row of rows) data.push({ depth: 0, document: toDocument(row), intake: await stateOf(db, row) });
   return data;
 }
+
+/**
+ * Whether a document's content is what jobs should read: an e-mail, Office or text document is ready only once
+ * intake has converted it (its type is then pdf); before that a scan, OCR or detection would see the raw file.
+ */
+export async function conversionReadiness(db: Executor, documentId: number): Promise<{ state: 'ready' } | { state: 'waiting'; status: string } | { state: 'failed'; error: string }> {
+  const row = await db.selectFrom('documents').select(['document_type']).where('id', '=', documentId).executeTakeFirst();
+  if (!row || !['email', 'office', 'text'].includes(row.document_type)) return { state: 'ready' };
+  const intake = await db.selectFrom('document_intake').select(['status', 'error']).where('document_id', '=', documentId).executeTakeFirst();
+  if (intake?.status === 'failed') return { state: 'failed', error: intake.error ?? 'intake failed' };
+  return { state: 'waiting', status: intake?.status ?? 'pending' };
+}
