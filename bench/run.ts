@@ -16,11 +16,12 @@ import { fuzzBench } from './fuzz.js';
 import { renderTable } from './lib/format.js';
 import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
+import { releaseFidelity } from './release-fidelity.js';
 import { searchBench } from './search.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench];
+const BENCHMARKS: readonly Benchmark[] = [releaseFidelity, apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
