@@ -53,6 +53,15 @@ describe('content tokenizer', () => {
     expect(filteredOps[0]?.image?.get('D')).toEqual({ type: 'array', items: [{ type: 'number', value: 1 }, { type: 'number', value: 0 }] });
   });
 
+  it('reads an inline image whose decode parameters are a dictionary (CCITT masks: /DP << /K -1 /Columns 8 >>)', () => {
+    const bytes = latin1('q BI /IM true /W 8 /H 2 /BPC 1 /D[1\n0] /F/CCF /DP<</K -1\n/Columns 8>> ID &\u0090\u0001 EI Q');
+    const ops = parseContent(bytes);
+    expect(ops.map((op) => op.operator)).toEqual(['q', 'BI', 'Q']);
+    const parms = ops[1]?.image?.get('DP');
+    expect(parms?.type).toBe('dict');
+    if (parms?.type === 'dict') expect(parms.entries.get('Columns')).toEqual({ type: 'number', value: 8 });
+  });
+
   it('rejects what cannot be read safely', () => {
     for (const broken of ['(unterminated Tj', '[1 2 TJ', '1 2 ] TJ', '<< /A 1 BDC', '<4G> Tj', 'BI /W 1 ID xxx', ') Tj']) {
       expect(() => parseContent(latin1(broken)), broken).toThrow(ContentSyntaxError);

@@ -363,6 +363,7 @@ export function parseContent(bytes: Uint8Array): Operation[] {
             if (entry.kind === 'keyword' && entry.value === 'ID') break;
             if (entry.kind === 'value') dictItems.push(entry.value);
             else if (entry.kind === 'open-array') dictItems.push(readArray(lexer));
+            else if (entry.kind === 'open-dict') dictItems.push(readDict(lexer));
             else throw new ContentSyntaxError('unexpected token in an inline image dictionary');
           }
           const image = dictOf(dictItems);
@@ -390,7 +391,22 @@ function readArray(lexer: Lexer): Operand {
     if (token.kind === 'close-array') return { type: 'array', items };
     if (token.kind === 'value') items.push(token.value);
     else if (token.kind === 'open-array') items.push(readArray(lexer));
+    else if (token.kind === 'open-dict') items.push(readDict(lexer));
     else throw new ContentSyntaxError('unexpected token in an array');
+  }
+}
+
+/** A dictionary inside an inline image's (its /DecodeParms, e.g. `/DP << /K -1 >>`). */
+function readDict(lexer: Lexer): Operand {
+  const items: Operand[] = [];
+  for (;;) {
+    const token = lexer.next();
+    if (!token) throw new ContentSyntaxError('unterminated dictionary');
+    if (token.kind === 'close-dict') return { type: 'dict', entries: dictOf(items) };
+    if (token.kind === 'value') items.push(token.value);
+    else if (token.kind === 'open-array') items.push(readArray(lexer));
+    else if (token.kind === 'open-dict') items.push(readDict(lexer));
+    else throw new ContentSyntaxError('unexpected token in a dictionary');
   }
 }
 
