@@ -76,6 +76,12 @@ describe('GET /cases/{id}/audit', () => {
     expect(seen).toEqual((await audit()).map((entry) => entry.id));
   });
 
+  it('lists the history of a case without documents', async () => {
+    const empty = await createCase(instance, 'Nothing uploaded');
+    const entries = pageOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${empty}/audit` }), AuditEntry).data;
+    expect(entries.map((entry) => entry.action)).toEqual(['case.create']);
+  });
+
   it('refuses documents of other cases and other organizations\' cases', async () => {
     const other = await createCase(instance, 'Elsewhere');
     const [foreign] = await uploadDocuments(instance, other, [{ name: 'c.pdf', bytes: await tinyPdf('audit-c') }]);

@@ -31,15 +31,17 @@ export interface CaseAuditFilter {
 export function pageCaseAudit(db: Executor, filter: CaseAuditFilter, page: PageRequest) {
   const documents = filter.documentId !== undefined ? [filter.documentId] : [...filter.documentIds];
   const documentText = documents.map(String);
+  // SQLite cannot bind a boolean: an always-false term for a case without documents.
+  const never = sql<boolean>`0 = 1`;
   let query = db
     .selectFrom('audit_log')
     .selectAll()
     .where('organization_id', '=', filter.organizationId)
     .where((eb) => {
       const about = [
-        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'document'), eb('resource_id', 'in', documentText)]) : eb.val(false),
-        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(sql`json_extract(details, '$.document_id')`, 'in', documentText)]) : eb.val(false),
-        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'comment'), eb(sql`resource_id`, 'in', eb.selectFrom('comments').select(sql`CAST(id AS TEXT)`.as('id')).where('document_id', 'in', documents))]) : eb.val(false),
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'document'), eb('resource_id', 'in', documentText)]) : never,
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(sql`json_extract(details, '$.document_id')`, 'in', documentText)]) : never,
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'comment'), eb(sql`resource_id`, 'in', eb.selectFrom('comments').select(sql`CAST(id AS TEXT)`.as('id')).where('document_id', 'in', documents))]) : never,
       ];
       if (filter.documentId === undefined) {
         about.push(eb.and([eb('resource_type', '=', 'case'), eb('resource_id', '=', String(filter.caseId))]));
