@@ -143,6 +143,7 @@ describe('POST /cases/{id}/search', () => {
     expect(error.message).toContain(String(other?.id));
     errorOf(await search({ query: '(unclosed', mode: 'pattern' }), 400, 'validation_error');
     errorOf(await search({ query: 'x', mode: 'fuzzy' }), 400, 'validation_error');
+    expect(errorOf(await search({ query: 'a'.repeat(1001), mode: 'pattern' }), 400, 'validation_error').message).toContain('at most 1000 characters');
   });
 
   it('keeps the index current: a replaced page is searched as it now reads, a deleted document not at all', async () => {

@@ -30,6 +30,7 @@ export interface CompiledSearch {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const MAX_TERMS = 1000;
+const MAX_PATTERN = 1000;
 
 function collapse(text: string): string {
   return text.trim().replace(/\s+/g, ' ');
@@ -121,6 +122,8 @@ function patternSearch(pattern: string, wholeWord: boolean, caseSensitive: boole
 export function compileSearch(spec: MatchSpec): CompiledSearch {
   if (spec.mode === 'pattern') {
     if (spec.query.length === 0) throw invalid('query must not be empty');
+    // A compiled program grows with the pattern; a pasted megabyte is refused, not compiled.
+    if (spec.query.length > MAX_PATTERN) throw invalid(`a pattern may be at most ${MAX_PATTERN} characters long`);
     return patternSearch(spec.query, spec.wholeWord, spec.caseSensitive);
   }
   if (spec.mode === 'terms') {
