@@ -54,6 +54,9 @@ describe('exports across a SIGKILL', () => {
     dataDir = path.join(root, 'data');
     key = (await initDataDir(dataDir)).api_key;
     const running = await restart();
+    // About restarts, not review: the release safeguards (test/integration/releases-*.test.ts) are turned off.
+    const off = { pending_suggestions: false, unprocessed_documents: false, case_approved: false, separation_of_duties: false, changed_after_approval: false };
+    expect((await call(running.url, key, 'PATCH', '/release-settings', { safeguards: off })).status).toBe(200);
     const created = await call(running.url, key, 'POST', '/cases', { name: 'Crash case' });
     caseId = (created.data as { id: string }).id;
     const { bytes, box } = await textPagesPdf(16);
