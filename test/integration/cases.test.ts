@@ -302,10 +302,6 @@ describe('cases', () => {
       { name: 'patch with numeric description', send: () => api.patch(existing.id, { description: 7 }), fields: ['description'] },
       { name: 'action missing', send: () => instance.request({ method: 'POST', url: `/api/v1/cases/${existing.id}/actions`, body: {} }), fields: ['action'] },
       { name: 'action unknown', send: () => api.act(existing.id, 'explode'), fields: ['action'] },
-      { name: 'non-numeric case id', send: () => api.get('abc'), fields: ['case_id'] },
-      { name: 'zero case id', send: () => api.get('0'), fields: ['case_id'] },
-      { name: 'leading-zero case id', send: () => api.get('012'), fields: ['case_id'] },
-      { name: '17-digit case id', send: () => api.get('1'.repeat(17)), fields: ['case_id'] },
       { name: 'list limit not a number', send: () => api.list('?limit=many'), fields: ['limit'] },
     ];
 
@@ -314,6 +310,19 @@ describe('cases', () => {
       const error = errorOf(await send(), 400, 'validation_error');
       const named = detailFields(error);
       for (const field of fields) expect(named).toContain(field);
+      expect(await tableCounts(instance)).toEqual(before);
+      expect(await fetchCase(existing.id)).toEqual(existing);
+    });
+
+    // An id that cannot name a case names no case of the caller's organization: the spec's lookup answer.
+    it.each([
+      { name: 'non-numeric case id', id: 'abc' },
+      { name: 'zero case id', id: '0' },
+      { name: 'leading-zero case id', id: '012' },
+      { name: '17-digit case id', id: '1'.repeat(17) },
+    ])('$name → 404 resource_not_found, nothing changed', async ({ id }) => {
+      const before = await tableCounts(instance);
+      errorOf(await api.get(id), 404, 'resource_not_found');
       expect(await tableCounts(instance)).toEqual(before);
       expect(await fetchCase(existing.id)).toEqual(existing);
     });
