@@ -13,6 +13,7 @@ import { apiLatency } from './api-latency.js';
 import { exportBench } from './export.js';
 import { detectionBench } from './detection.js';
 import { fuzzBench } from './fuzz.js';
+import { intakeBench } from './intake.js';
 import { renderTable } from './lib/format.js';
 import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
@@ -21,7 +22,7 @@ import { searchBench } from './search.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [releaseFidelity, apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench];
+const BENCHMARKS: readonly Benchmark[] = [releaseFidelity, apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench, intakeBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
