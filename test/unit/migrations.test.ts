@@ -25,7 +25,10 @@ interface SchemaEntry {
 }
 
 function tables(sqlite: ReturnType<typeof openSqlite>): SchemaEntry[] {
-  return sqlite.prepare("SELECT type, name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as SchemaEntry[];
+  const all = sqlite.prepare("SELECT type, name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as SchemaEntry[];
+  // Full-text indexes are virtual tables; SQLite creates them and their shadow tables (`<name>_data`, …) itself.
+  const virtual = all.filter((table) => /^CREATE VIRTUAL TABLE/i.test(table.sql ?? '')).map((table) => table.name);
+  return all.filter((table) => !virtual.some((name) => table.name === name || table.name.startsWith(`${name}_`)));
 }
 
 function fileHash(file: string): string {

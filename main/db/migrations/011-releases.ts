@@ -14,7 +14,7 @@ CREATE TABLE release_settings (
   organization_id INTEGER PRIMARY KEY REFERENCES organizations(id),
   settings TEXT NOT NULL,
   updated_at TEXT NOT NULL
-);
+) STRICT;
 
 CREATE TABLE case_release_details (
   case_id INTEGER PRIMARY KEY REFERENCES cases(id),
@@ -22,7 +22,7 @@ CREATE TABLE case_release_details (
   request_number TEXT,
   requester_title TEXT,
   updated_at TEXT NOT NULL
-);
+) STRICT;
 
 CREATE TABLE withholdings (
   id INTEGER PRIMARY KEY,
@@ -37,7 +37,7 @@ CREATE TABLE withholdings (
   created_by TEXT NOT NULL,
   created_at TEXT NOT NULL,
   CHECK ((page_from IS NULL AND page_to IS NULL) OR (page_from >= 1 AND page_to >= page_from))
-);
+) STRICT;
 CREATE INDEX withholdings_document ON withholdings(document_id);
 CREATE INDEX withholdings_case ON withholdings(case_id);
 
@@ -52,6 +52,6 @@ CREATE TABLE release_pages (
   bates TEXT,
   fingerprint TEXT NOT NULL,
   PRIMARY KEY (export_id, position)
-);
+) STRICT;
 CREATE INDEX release_pages_case ON release_pages(case_id, export_id);
 `;
