@@ -137,3 +137,16 @@ export async function release(bytes: Uint8Array, boxes: Map<number, BurnBox[]>, 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Chromium's PDF (page.pdf()) of an HTML document, printed by the system's Chromium through playwright-core. */
+export async function chromiumPdf(html: string): Promise<Buffer> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    await page.setContent(html);
+    return await page.pdf({ format: 'Letter', printBackground: true });
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RewrittenPage } from '../../main/common/export-tasks.js';
 import { outlineBounds, splitCodes } from '../../worker/burn-in/vector/ink.js';
-import { bboxWords, boxOver, pdflatex, popplerText, release, SETTINGS, stextWords, type StextWord } from '../helpers/burn-producers.js';
+import { bboxWords, boxOver, chromiumPdf, pdflatex, popplerText, release, SETTINGS, stextWords, type StextWord } from '../helpers/burn-producers.js';
 import { box, pagePdf, pdftotext, redactPdf, type Literal } from '../helpers/vector-pdfs.js';
 
 // Removal decided by each glyph's own ink: a box over one word of tightly set lines (pdfTeX, 10 pt leading for a
@@ -44,6 +44,23 @@ describe('glyph-accurate removal', () => {
     expect(page.drawn).toEqual([expect.objectContaining({ box: 0, redactionId: 'r-1' })]);
   });
   }
+
+  it('Chromium, an e-mail set solid (line-height 1): a box over one word leaves the lines above and below whole', async () => {
+    const lines = ['Home phone numbers are kept here', 'Please ring Juniperhall at the side door', 'The house has doorbells on both sides'];
+    const source = await chromiumPdf(`<html><body style="font: 15px/1 'DejaVu Sans', sans-serif; margin: 40px">${lines.map((line) => `<div>${line}</div>`).join('')}</body></html>`);
+    const target = stextWords(source).find((word) => word.text === 'Juniperhall');
+    expect(target).toBeDefined();
+    const word = target as StextWord;
+    // Over the word's letters: from just below the baseline to the top of its capitals and ascenders.
+    const box = { ...boxOver(word, 'r-mail'), y1: word.baseline - 0.3, y2: word.baseline + 0.76 * 15 * 0.75 };
+    const { bytes, pages } = await release(source, new Map([[1, [box]]]), { ...SETTINGS, padding: 0.5 });
+    expect((pages[0] as RewrittenPage).method).toBe('vector');
+    const text = popplerText(bytes);
+    expect(text).not.toContain('Juniperhall');
+    expect(text).toContain(lines[0]);
+    expect(text).toContain(lines[2]);
+    expect(text).toMatch(/Please ring\s+at the side door/);
+  });
 
   it('a box cutting glyphs: the black grows over their whole ink, and the growth is reported', async () => {
     const source = tightPage();
