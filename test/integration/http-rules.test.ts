@@ -314,7 +314,7 @@ describe('HTTP rules', () => {
         type: 'object',
         properties: { id: { type: 'string' }, name: { type: 'string' }, status: { enum: expect.arrayContaining(['open', 'in_progress', 'deleted']) } },
       });
-      expect(doc.components.schemas.Document).toMatchObject({ properties: { fileName: { type: 'string' }, document_type: { enum: ['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video'] } } });
+      expect(doc.components.schemas.Document).toMatchObject({ properties: { fileName: { type: 'string' }, document_type: { enum: ['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video', 'email', 'office', 'text'] } } });
       expect(JSON.stringify(doc.components.schemas.UploadSession)).toContain('upload_url');
       expect(operation('/cases', 'post').requestBody).toMatchObject({
         content: { 'application/json': { schema: { properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] } } },

@@ -77,6 +77,9 @@ const TABLE: Row[] = [
     prepare: async (f) => ({ path: `/upload-sessions/${await f.newSession()}/complete` }),
   },
   { method: 'GET', path: '/documents/{document_id}', scope: 'documents:read', success: 200, prepare: async (f) => ({ path: `/documents/${await f.newDocument()}` }) },
+  { method: 'GET', path: '/documents/{document_id}/intake', scope: 'documents:read', success: 200, prepare: async (f) => ({ path: `/documents/${await f.newDocument()}/intake` }) },
+  { method: 'GET', path: '/documents/{document_id}/family', scope: 'documents:read', success: 200, prepare: async (f) => ({ path: `/documents/${await f.newDocument()}/family` }) },
+  { method: 'GET', path: '/cases/{case_id}/intake', scope: 'documents:read', success: 200, prepare: async (f) => ({ path: `/cases/${await f.newCase()}/intake` }) },
   {
     method: 'PATCH',
     path: '/documents/{document_id}',
