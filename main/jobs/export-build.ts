@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { z } from 'zod';
 import type {
   AssembleDocument,
@@ -208,19 +207,25 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
 }
 
 /** The release PDF's first page: the requester-facing title, never the internal case name. */
-function coverSheetOf(material: ExportMaterial, documents: Releasable[], generatedAt: Date): CoverSheet {
-  const counts = countByExemption(documents.map((entry) => entry.material));
-  const { requestNumber, requesterTitle } = material.release;
+function coverSheetOf(material: ExportMaterial, plan: ReleasePlan, generatedAt: Date): CoverSheet {
+  const { requestNumber, requesterTitle, exemptions } = material.release;
+  // Counted by each box's own code (as its label), in layer order then code; boxes on withheld pages are not.
+  const counts = new Map<string, { layer: number; count: number }>();
+  for (const box of plan.documents.flatMap((document) => document.applied)) {
+    const code = exemptionOf(box, exemptions);
+    const entry = counts.get(code) ?? { layer: LAYERS.indexOf(box.layer), count: 0 };
+    entry.count += 1;
+    counts.set(code, entry);
+  }
+  const label = (code: string) => exemptions.find((entry) => entry.code === code)?.name ?? LAYERS.map((layer) => LAYER_INFO[layer]).find((info) => info.exemption === code)?.label ?? '';
   return {
     caseName: [requestNumber && `Request ${requestNumber}`, requesterTitle ?? 'Records responsive to your request'].filter(Boolean).join(': '),
     date: generatedAt.toISOString().slice(0, 10),
-    documents: documents.length,
-    redactions: documents.reduce((sum, entry) => sum + entry.material.applied.length, 0),
-    byExemption: LAYERS.filter((layer) => counts[LAYER_INFO[layer].exemption] !== undefined).map((layer) => ({
-      exemption: LAYER_INFO[layer].exemption,
-      label: LAYER_INFO[layer].label,
-      count: counts[LAYER_INFO[layer].exemption] ?? 0,
-    })),
+    documents: plan.documents.length,
+    redactions: plan.documents.reduce((sum, document) => sum + document.applied.length, 0),
+    byExemption: [...counts.entries()]
+      .sort(([a, left], [b, right]) => left.layer - right.layer || a.localeCompare(b))
+      .map(([code, entry]) => ({ exemption: code, label: label(code), count: entry.count })),
   };
 }
 
@@ -298,7 +303,7 @@ async function buildPdf(ctx: BuildContext, material: ExportMaterial, options: Ex
   const plan = releasePlan(material, documents, options);
   const burned = await burnAll(ctx, material, documents, settings, 0.02, 0.75, plan);
   const outputPath = `${ctx.workPrefix}-release.pdf`;
-  const cover = options.cover_sheet ? coverSheetOf(material, documents, ctx.runtime.clock.now()) : null;
+  const cover = options.cover_sheet ? coverSheetOf(material, plan, ctx.runtime.clock.now()) : null;
   const assembled = await assembleOne(
     ctx,
     material,

@@ -171,10 +171,12 @@ describe('release package', () => {
     expect(done.error_message).toBeNull();
     const bytes = (await downloadExport(h.instance, done.id)).bytes;
     expect(qpdfCheck(bytes)).toMatch(/No syntax or stream encoding errors/);
-    const cover = pdftotext(bytes, { page: 1 });
+    const cover = pdftotext(bytes, { page: 1, layout: true });
     expect(cover).toContain('Records about the 2025 road contract');
     expect(cover).not.toContain('Blackwater');
     expect(cover).not.toMatch(/P0\d{3}/);
+    // Counted by each box's own code, as labelled: the sub-code, not only the layer's.
+    expect(cover).toMatch(/\(b\)\(7\)\(C\)\s+Law enforcement privacy\s+1/);
     const stamp = wordBoxes(bytes, 2).find((word) => word.word === 'P0500');
     expect(stamp?.xMin ?? 999).toBeLessThan(100);
     expect(pdftotext(bytes, { page: 4 })).toMatch(/Withheld in full under \(b\)\(6\)[\s\S]*P0502/);
