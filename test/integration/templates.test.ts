@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Exemption } from '../../main/common/schemas/exemptions.js';
 import { Job } from '../../main/common/schemas/jobs.js';
-import { hasNestedQuantifier, RedactionTemplate } from '../../main/common/schemas/templates.js';
+import { RedactionTemplate } from '../../main/common/schemas/templates.js';
 import { upsertDocumentPage } from '../../main/db/queries/document-pages.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { startInstance, type TestInstance } from '../helpers/instance.js';
@@ -80,7 +80,7 @@ describe('templates', () => {
     ['an unknown entity kind', { entity_kinds: ['horoscope'], layer: 'B6' }, 'entity_kinds.0'],
     ['a regex that does not compile', { patterns: [{ name: 'p', regex: '(unclosed' }], layer: 'B6' }, 'patterns.0.regex'],
     ['a regex matching the empty string', { patterns: [{ name: 'p', regex: '\\d*' }], layer: 'B6' }, 'patterns.0.regex'],
-    ['a regex with nested quantifiers', { patterns: [{ name: 'p', regex: '(\\w+\\s?)+$' }], layer: 'B6' }, 'patterns.0.regex'],
+    ['a regex RE2 cannot run (lookbehind)', { patterns: [{ name: 'p', regex: '(?<!x)y' }], layer: 'B6' }, 'patterns.0.regex'],
     ['a flag detection cannot use', { patterns: [{ name: 'p', regex: 'x', flags: 'g' }], layer: 'B6' }, 'patterns.0.flags'],
     ['two patterns with one name', { patterns: [{ name: 'p', regex: 'x' }, { name: 'p', regex: 'y' }], layer: 'B6' }, 'patterns.1.name'],
   ])('refuses %s with 400 naming the field', async (_label, body, field) => {
@@ -100,11 +100,6 @@ describe('templates', () => {
     errorOf(await request('POST', '/templates', { name: 'UNIQUE NAME', custom_terms: ['y'], layer: 'B6' }), 409, 'conflict');
     errorOf(await request('GET', `/templates/${template.id}`, undefined, keyOf(instance, 1)), 404, 'resource_not_found');
     expect(pageOf(await request('GET', '/templates', undefined, keyOf(instance, 1)), RedactionTemplate).data).toEqual([]);
-  });
-
-  it('the nested-quantifier check accepts ordinary patterns', () => {
-    for (const safe of ['\\d{3}-\\d{2}-\\d{4}', '[A-Z]{2}\\d+', '(?:Mr|Ms)\\.? [A-Z][a-z]+', '(ab)+', '[(+*)]+', '\\(\\d+\\)+']) expect(hasNestedQuantifier(safe), safe).toBe(false);
-    for (const risky of ['(a+)+', '(a*)*', '((ab)+c)*', '(\\d+-?){2,}', '(?:x+y?)+']) expect(hasNestedQuantifier(risky), risky).toBe(true);
   });
 });
 

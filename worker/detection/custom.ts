@@ -1,3 +1,5 @@
+import type { RE2JS } from 're2js';
+import { compileLinearRegex, linearMatches } from '../../main/common/linear-regex.js';
 import type { Candidate } from './candidate.js';
 
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,19 +23,19 @@ export function findTerms(text: string, pattern: RegExp | null): Candidate[] {
 
 export interface CompiledPattern {
   name: string;
-  regex: RegExp;
+  regex: RE2JS;
 }
 
+/** Template and job patterns run on RE2: linear in the page's text whatever the pattern. */
 export function compilePatterns(patterns: readonly { name: string; regex: string; flags?: string | undefined }[]): CompiledPattern[] {
-  return patterns.map((pattern) => ({ name: pattern.name, regex: new RegExp(pattern.regex, `${(pattern.flags ?? '').replace(/g/g, '')}g`) }));
+  return patterns.map((pattern) => ({ name: pattern.name, regex: compileLinearRegex(pattern.regex, (pattern.flags ?? '').replace(/g/g, '')) }));
 }
 
 export function findPatterns(text: string, patterns: readonly CompiledPattern[]): Candidate[] {
   const found: Candidate[] = [];
   for (const { name, regex } of patterns) {
-    for (const match of text.matchAll(regex)) {
-      if (match[0].length === 0) continue;
-      found.push({ entity: 'custom_pattern', start: match.index, end: match.index + match[0].length, score: 1, cues: [], pattern: name });
+    for (const [start, end] of linearMatches(regex, text)) {
+      found.push({ entity: 'custom_pattern', start, end, score: 1, cues: [], pattern: name });
     }
   }
   return found;

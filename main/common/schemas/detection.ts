@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LAYERS, LAYER_INFO, type Layer } from '../redaction-catalog.js';
+import { compileLinearRegex } from '../linear-regex.js';
 
 /** What the detection job looks for; `custom_term` and `custom_pattern` come from templates. */
 export const ENTITY_KINDS = [
@@ -55,7 +56,7 @@ export function regexProblem(regex: string, flags = ''): string | null {
   // (V8 ran out of memory compiling one). The length issue is already reported.
   if (regex.length > MAX_PATTERN_LENGTH) return `longer than ${MAX_PATTERN_LENGTH} characters`;
   try {
-    new RegExp(regex, `${flags}g`);
+    compileLinearRegex(regex, flags);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

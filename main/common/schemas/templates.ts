@@ -2,49 +2,13 @@ import { z } from 'zod';
 import { LAYERS } from '../redaction-catalog.js';
 import { BUILTIN_ENTITY_KINDS, PATTERN_FLAGS, regexProblem } from './detection.js';
 import { Timestamp } from './shared.js';
-
-/**
- * A quantified group that itself contains an unbounded quantifier, e.g. (a+)+ or (\w+\s?)*, can backtrack
- * exponentially on a near miss. Stored templates run on every document of a case, so such patterns are
- * refused up front. A heuristic (overlapping alternations like (a|a)* are not caught); the job's time limit
- * remains the backstop.
- */
-export function hasNestedQuantifier(regex: string): boolean {
-  const groups: boolean[] = [];
-  let inClass = false;
-  for (let index = 0; index < regex.length; index += 1) {
-    const char = regex[index];
-    if (char === '\\') {
-      index += 1;
-      continue;
-    }
-    if (inClass) {
-      if (char === ']') inClass = false;
-      continue;
-    }
-    if (char === '[') inClass = true;
-    else if (char === '(') groups.push(false);
-    else if (char === ')') {
-      const containsUnbounded = groups.pop() ?? false;
-      if (containsUnbounded && isUnboundedQuantifierAt(regex, index + 1)) return true;
-      if (containsUnbounded && groups.length > 0) groups[groups.length - 1] = true;
-    } else if (isUnboundedQuantifierAt(regex, index) && groups.length > 0) groups[groups.length - 1] = true;
-  }
-  return false;
-}
-
-function isUnboundedQuantifierAt(regex: string, index: number): boolean {
-  const char = regex[index];
-  return char === '*' || char === '+' || (char === '{' && /^\{\d+,\}/.test(regex.slice(index)));
-}
+import { compileLinearRegex } from '../linear-regex.js';
 
 /** Why a template pattern cannot be stored, or null. */
 export function templatePatternProblem(regex: string, flags = ''): string | null {
   const problem = regexProblem(regex, flags);
   if (problem) return `invalid regular expression: ${problem}`;
-  // Past regexProblem the pattern is at most MAX_PATTERN_LENGTH characters, so these scans stay cheap.
-  if (new RegExp(regex, flags).test('')) return 'the pattern matches the empty string';
-  if (hasNestedQuantifier(regex)) return 'nested unbounded quantifiers (like (a+)+) can take exponential time; rewrite the pattern';
+  if (compileLinearRegex(regex, flags).test('')) return 'the pattern matches the empty string';
   return null;
 }
 
