@@ -45,6 +45,8 @@ export async function revokeApiKey(db: Executor, organizationId: number, id: num
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute();
+  // Again after the write: a lookup that read the epoch in between must not cache what it read before.
+  noteCredentialsChanged();
 }
 
 
