@@ -91,8 +91,8 @@ export const intakeBench: Benchmark = {
       for (let offset = 0; offset < messages.length; offset += 100) await uploadDocuments(instance, caseId, messages.slice(offset, offset + 100));
       const uploadMs = performance.now() - uploadStart;
       settings.log(`uploaded ${count} messages in ${fmt(uploadMs / 1000)} s; converting on ${pool.size} threads`);
-      let peakRss = process.memoryUsage().rss;
-      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+      let peakRss = process.memoryUsage.rss();
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       const runner = await startIntake(instance.runtime, pool);
@@ -144,7 +144,7 @@ export const intakeBench: Benchmark = {
         title: `Intake: ${fmtInt(count)} generated messages, ${fmtInt(expectedChildren)} with an attachment, ${fmtInt(expectedDuplicates)} duplicates`,
         table,
         notes: [
-          `messages converted in ${fmt(messagesDoneMs / 1000)} s (${fmt(perSecond)} messages/s); with their attachments ${fmt(elapsedMs / 1000)} s; main-thread CPU ${fmt((cpu.user + cpu.system) / 1e6)} s`,
+          `messages converted in ${fmt(messagesDoneMs / 1000)} s (${fmt(perSecond)} messages/s); with their attachments ${fmt(elapsedMs / 1000)} s; process CPU (main and worker threads) ${fmt((cpu.user + cpu.system) / 1e6)} s`,
           `upload of ${fmtInt(count)} files through upload sessions: ${fmt(uploadMs / 1000)} s (not in the rate)`,
           `load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs`,
         ],
