@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
-import { wordsFromRuns, type SourceWord } from '../words.js';
+import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
 import { comparePixels, halve, renderArea, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
@@ -54,9 +54,19 @@ export interface ComparedPages {
 }
 
 /** The words of a page as pdf.js reads them, placed with the page's own font widths. */
-export async function wordsOfPage(page: PDFPageProxy): Promise<SourceWord[]> {
-  await page.getOperatorList({ intent: 'display' });
-  return wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+export async function wordsOfPage(page: PDFPageProxy, byMarkedContent = false): Promise<SourceWord[]> {
+  // As the burn-in renders (annotations enabled), so the same fonts are loaded and words placed alike.
+  await page.getOperatorList({ intent: 'display', annotationMode: 1 });
+  return wordsFromRuns(byMarkedContent ? await markedRuns(page) : await textRuns(page), fontWidthsOf(page));
+}
+
+/**
+ * Text runs split at marked content: pdf.js joins the invisible layer's words of one line into one run and
+ * would spread them by the blank glyph's widths; each layer word is its own marked-content span.
+ */
+async function markedRuns(page: PDFPageProxy): Promise<TextRun[]> {
+  const content = await page.getTextContent({ includeMarkedContent: true });
+  return content.items.flatMap((item) => ('str' in item ? [{ str: item.str, transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName }] : []));
 }
 
 function viewOf(page: PDFPageProxy): Rect {
@@ -69,7 +79,7 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   const rules = TOLERANCES[input.kind];
   const area = viewOf(input.source.page);
   const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
-  const outputWords = await wordsOfPage(input.output.page);
+  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
   const words = compareWords(sourceWords, outputWords, input.drawn, area);
   let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
   let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);

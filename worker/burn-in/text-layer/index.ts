@@ -89,7 +89,8 @@ export function layerContent(fontName: string, words: readonly LayerWord[]): { c
     const baseline = word.y1 + BELOW * (word.y2 - word.y1);
     // Right to left: the text matrix mirrors x, so the first character stands at the right edge.
     const matrix = isRightToLeft(word.text) ? `-1 0 0 1 ${number(word.x2)} ${number(baseline)}` : `1 0 0 1 ${number(word.x1)} ${number(baseline)}`;
-    parts.push(`/${fontName} ${number(size)} Tf ${number(scale)} Tz ${matrix} Tm <${codes.join('')}> Tj`);
+    // One marked-content span per word keeps readers (pdf.js) from joining the words of a line into one run.
+    parts.push(`/Span BMC /${fontName} ${number(size)} Tf ${number(scale)} Tz ${matrix} Tm <${codes.join('')}> Tj EMC`);
   }
   parts.push('ET');
   return { content: parts.join('\n'), chars };
