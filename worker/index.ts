@@ -5,6 +5,7 @@ import { verify } from './burn-in/verify.js';
 import { runDetection } from './detection/index.js';
 import { ocrPage, ocrPlan } from './ocr/index.js';
 import { runIntake } from './intake/index.js';
+import { openPdf } from './pdf-password/index.js';
 import { scan } from './scan.js';
 import { summarize } from './summary.js';
 
@@ -33,6 +34,8 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
         return await verify(task);
       case 'intake':
         return { kind: 'intake', outcome: await runIntake(task) };
+      case 'pdf-password':
+        return { kind: 'pdf-password', outcome: await openPdf(task) };
     }
   } finally {
     progressPort.close();

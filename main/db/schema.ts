@@ -94,6 +94,10 @@ export interface DocumentsTable {
   thread_id: string | null;
   /** JSON of the message's header fields, for e-mail documents. */
   email: string | null;
+  /** Migration 16: a PDF that needs a password, or was decrypted into a working copy (sha256). */
+  password_state: Generated<'needs_password' | 'decrypted' | null>;
+  /** Migration 16: the encrypted upload, kept as the source of record once decrypted. */
+  original_sha256: Generated<string | null>;
 }
 
 export interface DocumentIntakeTable {

@@ -5,6 +5,7 @@ import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
 import { CoalescedPass } from './coalesced-pass.js';
 import { failureDetail } from './failure-detail.js';
+import { passwordBlock } from '../services/pdf-password/index.js';
 
 /** Progress is written at most this often per job: one SQLite write per page would be wasteful on big files. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -77,6 +78,12 @@ export class JobScheduler {
     const { db, clock } = this.runtime;
     if (!blob) {
       await db.transaction().execute((trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran'));
+      return;
+    }
+    // A PDF waiting for its password would only fail obscurely inside the worker.
+    const locked = await passwordBlock(db, job.document_id);
+    if (locked) {
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`));
       return;
     }
     let limitSeconds = 0;

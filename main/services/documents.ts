@@ -24,6 +24,8 @@ export function toDocument(row: DocumentRow): Document {
     thread_id: row.thread_id,
     email: row.email === null ? null : (JSON.parse(row.email) as EmailHeaders),
     duplicate_of: row.duplicate_of === null ? null : String(row.duplicate_of),
+    password_state: row.password_state ?? null,
+    original_sha256: row.original_sha256 ?? null,
     media_type: row.media_type,
     size: row.size,
     sha256: row.sha256,

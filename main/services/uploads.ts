@@ -178,7 +178,7 @@ export async function receiveUpload(
 }
 
 /** Turns every received file into a document. Completing a completed session returns it unchanged. */
-export async function completeUploadSession(db: Executor, ctx: ServiceContext, sessionId: number): Promise<UploadSession> {
+export async function completeUploadSession(db: Executor, ctx: ServiceContext, sessionId: number, locked: ReadonlySet<string> = new Set()): Promise<UploadSession> {
   const session = await findUploadSession(db, ctx.actor.organizationId, sessionId);
   if (!session) throw notFound('upload session');
   if (session.status === 'completed') return presentSession(db, ctx, session);
@@ -221,6 +221,8 @@ export async function completeUploadSession(db: Executor, ctx: ServiceContext, s
       document_type: file.document_type,
       source_type: sourceTypeOf(file.document_type),
       duplicate_of: first ? (first.duplicate_of ?? first.id) : null,
+      // Probed on the pool before this transaction (services/pdf-password).
+      ...(locked.has(file.sha256) && { password_state: 'needs_password' as const }),
       created_at: now,
       updated_at: now,
       deleted_at: null,

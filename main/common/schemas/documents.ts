@@ -32,6 +32,11 @@ export const Document = z
     thread_id: z.string().nullable().describe('Shared by every message of a thread'),
     email: EmailHeaders.nullable(),
     duplicate_of: z.string().nullable().describe('The first live document of the case with the same SHA-256, when this one repeats it'),
+    password_state: z
+      .enum(['needs_password', 'decrypted'])
+      .nullable()
+      .describe('needs_password: the PDF opens only with a password (POST …/password); decrypted: sha256 is the decrypted working copy'),
+    original_sha256: z.string().nullable().describe('The encrypted file as uploaded, kept as the source of record once decrypted'),
     media_type: z.string(),
     size: z.number().int(),
     sha256: z.string(),

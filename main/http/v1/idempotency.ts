@@ -38,7 +38,9 @@ export async function requireIdempotencyKey(request: FastifyRequest) {
 }
 
 function fingerprintOf(request: FastifyRequest): string {
-  const body = request.body === undefined ? '' : JSON.stringify(request.body);
+  // A document's password (issue 18) is never stored, not even hashed inside a fingerprint.
+  const plain = request.body !== null && typeof request.body === 'object' && 'password' in request.body ? { ...request.body, password: null } : request.body;
+  const body = plain === undefined ? '' : JSON.stringify(plain);
   return sha256Hex(`${request.method} ${request.url}\n${body}`);
 }
 

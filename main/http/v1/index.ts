@@ -6,6 +6,7 @@ import { authenticateAndAuthorize } from './authentication.js';
 import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
+import { documentPasswordRoutes } from './document-password.js';
 import { exemptionRoutes } from './exemptions.js';
 import { exportRoutes } from './exports.js';
 import { claimOrReplay, needsIdempotencyKey, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
@@ -51,6 +52,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(meRoutes);
   await app.register(caseRoutes);
   await app.register(documentRoutes);
+  await app.register(documentPasswordRoutes);
   await app.register(uploadSessionRoutes);
   await app.register(redactionRoutes);
   await app.register(commentRoutes);

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { CompleteUploadSessionBody, CreateUploadSessionBody, UploadSession } from '../../common/schemas/documents.js';
 import { IdParam, single } from '../../common/schemas/shared.js';
 import { completeUploadSession, createUploadSession } from '../../services/uploads.js';
-import { commit } from './respond.js';
+import { lockedUploads } from '../../services/pdf-password/index.js';
+import { commit, serviceContext } from './respond.js';
 
 export const uploadSessionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -30,6 +31,10 @@ export const uploadSessionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: single(UploadSession) },
       },
     },
-    (request, reply) => commit(request, reply, 200, (trx, ctx) => completeUploadSession(trx, ctx, request.params.upload_session_id)),
+    async (request, reply) => {
+      // Password-protected PDFs are found on the worker pool before the completion transaction.
+      const locked = await lockedUploads(request.server.obscura.runtime, serviceContext(request).actor.organizationId, request.params.upload_session_id);
+      return commit(request, reply, 200, (trx, ctx) => completeUploadSession(trx, ctx, request.params.upload_session_id, locked));
+    },
   );
 };
