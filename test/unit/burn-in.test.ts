@@ -245,7 +245,11 @@ describe('verification of a written file', () => {
       // pdf-lib gives new pages an empty /Annots, which the exporter's sanitizing removes; the text checks here skip structure.
       await expect(verify(task(withText, { structure: false, checks: [check] }))).rejects.toThrow(/document 1 page 1 \(output page 1\) still contains 1 word/);
       const ok = await verify(task(withText, { structure: false, checks: [{ ...check, withheld: ['Absentword'] }] }));
-      expect(ok.verification).toEqual({ pages: 1, burnedPages: 1, withheldWords: 1 });
+      expect(ok.verification).toMatchObject({ pages: 1, burnedPages: 1, withheldWords: 1 });
+      // A check without a source to compare with is certified on (a) only.
+      expect(ok.verification.certificates).toEqual([
+        { output_page: 1, document_id: '', page: 0, method: 'image', words_under_boxes_found: 0, words_outside_checked: 0, words_missing: 0, pixels_compared: null, pixels_differing: null, tolerance: null, passed: true, fallback_reason: null },
+      ]);
       await expect(verify(task(withText, { structure: false, expectedPages: 2 }))).rejects.toThrow(/has 1 pages, 2 expected/);
       await expect(verify(task({ ...withText, sha256: '0'.repeat(64) }))).rejects.toThrow(/not the one assembled/);
       await expect(verify(task(withText))).rejects.toThrow(/an object has \/Annots/);
