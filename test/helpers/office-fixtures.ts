@@ -114,13 +114,18 @@ function zipEntries(bytes: Buffer): Promise<{ name: string; data: Buffer }[]> {
   });
 }
 
-/** A real .docx with one more part, `bombBytes` of zeros that deflate about 1000:1 (an archive bomb inside OOXML). */
-export async function ooxmlBomb(docx: Buffer, bombBytes: number): Promise<Buffer> {
+/** A real .docx with extra parts added (e.g. word/embeddings/…, where Word keeps embedded files). */
+export async function withParts(docx: Buffer, parts: { name: string; bytes: Buffer }[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const entry of await zipEntries(docx)) zip.addBuffer(entry.data, entry.name);
-  zip.addBuffer(Buffer.alloc(bombBytes), 'word/media/filler.bin');
+  for (const part of parts) zip.addBuffer(part.bytes, part.name);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A real .docx with one more part, `bombBytes` of zeros that deflate about 1000:1 (an archive bomb inside OOXML). */
+export function ooxmlBomb(docx: Buffer, bombBytes: number): Promise<Buffer> {
+  return withParts(docx, [{ name: 'word/media/filler.bin', bytes: Buffer.alloc(bombBytes) }]);
 }

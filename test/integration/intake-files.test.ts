@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
 import { errorOf, putUpload } from '../helpers/integration-support.js';
 import { composeMessage, documentBytes, intakeOf, pdfText, settledIntake, startIntakeInstance, type IntakeHarness, type IntakeStateBody } from '../helpers/intake-support.js';
 import { writeMsg } from '../helpers/msg-writer.js';
-import { encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb } from '../helpers/office-fixtures.js';
+import { encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb, withParts } from '../helpers/office-fixtures.js';
 
 // .msg files written by msgreader's compound-file burner, mailboxes of nodemailer messages, and Office files
 // written by LibreOffice itself, all made here; each goes through upload → intake on a worker thread → PDF,
@@ -174,6 +174,19 @@ describe('Office files written by LibreOffice', () => {
       for (const word of words) expect(text, name).toContain(word);
     }
   }, 240_000);
+
+  it('a file kept in the package (word/embeddings) becomes a child document of the converted .docx', async () => {
+    const docx = await withParts(office.docx, [{ name: 'word/embeddings/site-plan.pdf', bytes: minimalPdf('Site plan of the east pier') }]);
+    const id = await uploadOne('memo-with-plan.docx', docx);
+    expect(await settledIntake(h.instance, id, 120_000)).toMatchObject({ status: 'converted', children: 1 });
+    const family = await familyOf(id);
+    expect(family.members.map((member) => [member.depth, member.document.attachment_index, member.document.source_type])).toEqual([
+      [0, null, 'office'],
+      [1, 0, 'pdf'],
+    ]);
+    expect(pdfText(await documentBytes(h.instance, family.members[1]?.document.id ?? ''))).toContain('Site plan of the east pier');
+    expect(pdfText(await documentBytes(h.instance, id))).toContain('Pier Seven Holdings');
+  }, 180_000);
 });
 
 describe('bad input', () => {
