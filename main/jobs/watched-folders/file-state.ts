@@ -20,6 +20,7 @@ import type { Limiter } from './limiter.js';
 import { checkSource, deleteSource, failedPath, moveSource, processedPath, writeTextAtomically } from './output.js';
 import { StepFailure, runPipeline } from './pipeline.js';
 import type { RunnerContext } from './runner-context.js';
+import { markIfLocked } from '../../services/pdf-password/index.js';
 
 export interface StateHooks {
   /** The file waits for its size and mtime to settle. */
@@ -146,6 +147,10 @@ export class FileStateMachine {
       context.log(`${file.relative_path}: same content (${hash}) as ${outcome.of.relative_path}, which failed; its document ${outcome.documentId} is processed again`);
     } else if (outcome?.kind === 'document') {
       context.log(`${file.relative_path}: stored as document ${outcome.documentId} (${hash})`);
+      // Before its first step runs: a PDF that needs a password waits for it (the steps fail saying so).
+      if (content.documentType === 'pdf' && (await markIfLocked(runtime, outcome.documentId))) {
+        context.log(`${file.relative_path}: password-protected; supply its password on document ${outcome.documentId}`);
+      }
     }
   }
 
