@@ -6,6 +6,7 @@ import { changeCount, dirtyLayers, drawnBoxes, isSavedBox, newBox, pendingSugges
 import { setLeaveGuard } from '../../hooks/useHashRoute.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { ConflictDialog } from './ConflictDialog.js';
+import { ContinuousPages } from './ContinuousPages.js';
 import { LayerPicker, type LayerChoice } from './LayerPicker.js';
 import { LAYERS, LAYER_COLORS, LAYER_INFO } from './layers.js';
 import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
@@ -38,10 +39,10 @@ function typingInField(target: EventTarget | null): boolean {
 }
 
 /** The page and box a link asks the viewer to show first. */
-function focusFromHash(): { page: number | null; redaction: string | null } {
+function focusFromHash(): { page: number | null; redaction: string | null; continuous: boolean } {
   const params = new URLSearchParams(window.location.hash.split('?')[1] ?? '');
   const page = Number(params.get('page'));
-  return { page: Number.isInteger(page) && page >= 1 ? page : null, redaction: params.get('redaction') };
+  return { page: Number.isInteger(page) && page >= 1 ? page : null, redaction: params.get('redaction'), continuous: params.get('view') === 'continuous' };
 }
 
 export function DocumentViewer({ documentId, caseId }: { documentId: string; caseId: string | null }) {
@@ -54,6 +55,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const [focus] = useState(focusFromHash);
   const [page, setPage] = useState(focus.page ?? 1);
   const [zoom, setZoom] = useState<Zoom>({ mode: 'fit' });
+  // Continuous: every page in one scrolling column (rendered lazily); otherwise one page at a time.
+  const [continuous, setContinuous] = useState(focus.continuous);
   const [tool, setTool] = useState<Tool>('rectangle');
   const [choice, setChoice] = useState<LayerChoice>({ layer: 'B6', reason: '', classification: '' });
   const [classificationMissing, setClassificationMissing] = useState(false);
@@ -150,17 +153,19 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
 
   const drawn = drawnBoxes(editor.state);
   const suggestions = pendingSuggestions(editor.state);
-  const pageBoxes = useMemo(
-    () => drawn.filter((box) => box.page === page).map((box) => ({ ...box, unsaved: !isSavedBox(editor.state, box.redactionId) })),
-    [drawn, page, editor.state],
+  const boxesOf = useCallback(
+    (number: number) => drawn.filter((box) => box.page === number).map((box) => ({ ...box, unsaved: !isSavedBox(editor.state, box.redactionId) })),
+    [drawn, editor.state],
   );
+  const pageBoxes = useMemo(() => boxesOf(page), [boxesOf, page]);
   const pageSuggestions = suggestions.filter((box) => box.page === page);
   const markedPages = useMemo(() => new Set([...drawn, ...suggestions].map((box) => box.page)), [drawn, suggestions]);
   const unsaved = changeCount(editor.state);
   const dirty = dirtyLayers(editor.state);
 
   const onDraw = useCallback(
-    (shape: Drawn) => {
+    (shape: Drawn, onPage: number = page) => {
+      if (onPage !== page) setPage(onPage);
       if (choice.layer === 'B1' && !choice.classification) {
         setClassificationMissing(true);
         setTab('redact');
@@ -169,7 +174,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       setClassificationMissing(false);
       const box = newBox({
         redactionId: crypto.randomUUID(),
-        page,
+        page: onPage,
         kind: shape.kind,
         layer: choice.layer,
         box: shape.box,
@@ -270,6 +275,17 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const overlay = (geometry: PageGeometry) => (
     <RedactionOverlay geometry={geometry} tool={tool} boxes={pageBoxes} suggestions={pageSuggestions} selectedId={selectedId} onSelect={setSelectedId} onDraw={onDraw} />
   );
+  const overlayFor = (number: number) => (geometry: PageGeometry) => (
+    <RedactionOverlay
+      geometry={geometry}
+      tool={tool}
+      boxes={boxesOf(number)}
+      suggestions={suggestions.filter((box) => box.page === number)}
+      selectedId={selectedId}
+      onSelect={setSelectedId}
+      onDraw={(shape) => onDraw(shape, number)}
+    />
+  );
 
   const backHref = caseId ? `#/cases/${caseId}` : meta.data ? `#/cases/${meta.data.case_id}` : '#/cases';
   const notices = Object.values(editor.lockNotices);
@@ -296,6 +312,13 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         onUndo={editor.undo}
         canDelete={selectedId !== null}
         onDelete={removeSelected}
+        extra={
+          pdf && (
+            <button type="button" className={continuous ? 'button small active' : 'button small'} aria-pressed={continuous} onClick={() => setContinuous((value) => !value)} title="Show every page in one scrolling column">
+              Continuous
+            </button>
+          )
+        }
       />
       <div className="viewer-messages">
         <ErrorBanner error={meta.error ?? pdfError} onRetry={meta.error ? meta.reload : undefined} />
@@ -332,7 +355,10 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
             </p>
           )}
           {viewable && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
-          {pdf && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} units={isTiff ? 'image' : 'pdf'} />}
+          {pdf && continuous && (
+            <ContinuousPages pdf={pdf} scale={scale} units={isTiff ? 'image' : 'pdf'} scroller={stage} page={page} onVisiblePage={setPage} overlayFor={overlayFor} onError={onPageError} />
+          )}
+          {pdf && !continuous && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} units={isTiff ? 'image' : 'pdf'} />}
           {image && <ImageView image={image} scale={scale} label={meta.data?.fileName ?? 'Image'} overlay={overlay} />}
         </div>
         <aside className="viewer-side" aria-label="Redaction tools">

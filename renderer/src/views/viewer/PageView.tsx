@@ -22,10 +22,12 @@ interface Props {
    * the image's pixels with the origin top-left and y down.
    */
   units?: 'pdf' | 'image';
+  /** Told the page's geometry once it is laid out (the continuous view sizes its placeholders from it). */
+  onGeometry?: (pageNumber: number, geometry: PageGeometry) => void;
 }
 
 /** One page rendered sharp at the device's pixel ratio, with the redaction overlay laid over it. */
-export function PageView({ pdf, pageNumber, scale, overlay, onError, units = 'pdf' }: Props) {
+export function PageView({ pdf, pageNumber, scale, overlay, onError, units = 'pdf', onGeometry }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [page, setPage] = useState<PDFPageProxy | null>(null);
   const [geometry, setGeometry] = useState<PageGeometry | null>(null);
@@ -52,11 +54,12 @@ export function PageView({ pdf, pageNumber, scale, overlay, onError, units = 'pd
     element.style.width = `${Math.floor(viewport.width)}px`;
     element.style.height = `${Math.floor(viewport.height)}px`;
     const [x1, y1, x2, y2] = page.view as [number, number, number, number];
-    setGeometry(
+    const laidOut: PageGeometry =
       units === 'image'
         ? { width: viewport.width, height: viewport.height, transform: [scale, 0, 0, scale, 0, 0], view: [0, 0, x2 - x1, y2 - y1] }
-        : { width: viewport.width, height: viewport.height, transform: viewport.transform as unknown as Matrix, view: [x1, y1, x2, y2] },
-    );
+        : { width: viewport.width, height: viewport.height, transform: viewport.transform as unknown as Matrix, view: [x1, y1, x2, y2] };
+    setGeometry(laidOut);
+    onGeometry?.(pageNumber, laidOut);
     setRendering(true);
     let task: RenderTask | null = page.render({ canvas: element, viewport, ...(ratio !== 1 && { transform: [ratio, 0, 0, ratio, 0, 0] }) });
     task.promise.then(
@@ -70,7 +73,7 @@ export function PageView({ pdf, pageNumber, scale, overlay, onError, units = 'pd
       task?.cancel();
       task = null;
     };
-  }, [page, scale, onError, units]);
+  }, [page, scale, onError, units, onGeometry, pageNumber]);
 
   return (
     <div className="page-frame" style={geometry ? { width: geometry.width, height: geometry.height } : undefined} aria-busy={rendering} data-page={pageNumber}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Layer } from '../../api/types.js';
 import type { Tool } from './RedactionOverlay.js';
 
@@ -32,6 +32,8 @@ interface Props {
   onUndo: () => void;
   canDelete: boolean;
   onDelete: () => void;
+  /** View controls (continuous scroll, preview as released). */
+  extra?: ReactNode;
 }
 
 export function ViewerToolbar(props: Props) {
@@ -105,6 +107,7 @@ export function ViewerToolbar(props: Props) {
           Undo
         </button>
       </div>
+      {props.extra && <div className="toolbar-group" aria-label="View">{props.extra}</div>}
       <div className="spacer" />
       <span className="save-state" aria-live="polite" data-testid="save-state">
         {props.saving ? 'Saving…' : props.unsaved > 0 ? `${props.unsaved} unsaved change${props.unsaved === 1 ? '' : 's'} (${props.dirtyLayers.join(', ')})` : 'All changes saved'}
