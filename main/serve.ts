@@ -9,6 +9,7 @@ import { startWebhookDispatcher } from './jobs/webhooks.js';
 import { WatchedFolders } from './jobs/watched-folders/manager.js';
 import { startIntake } from './services/intake/index.js';
 import { usePasswordPool } from './services/pdf-password/index.js';
+import { usePreviewPool } from './services/page-preview/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -56,6 +57,8 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
   const intake = await startIntake(runtime, pool);
   // Password-protected PDFs are probed and decrypted on the same pool.
   usePasswordPool(pool);
+  // Pages previewed as released are burned on it too.
+  usePreviewPool(pool);
   // Watching starts in the background: a large tree or an unmounted share must not delay serving.
   const watchedFolders = new WatchedFolders(runtime);
   watchedFolders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
@@ -77,6 +80,7 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
         await exportRunner.stop();
         await intake.stop();
         usePasswordPool(null);
+        usePreviewPool(null);
         await pool.destroy();
         // Attempts in flight are recorded as interrupted and sent again at the next start.
         await webhooks.stop();

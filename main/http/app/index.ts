@@ -5,6 +5,7 @@ import { authRoutes } from './auth.js';
 import { appErrorHandler } from './errors.js';
 import { invitationRoutes } from './invitations.js';
 import { appOcrRoutes } from './ocr.js';
+import { appPreviewRoutes } from './preview.js';
 import { appRedactionRoutes } from './redactions.js';
 import { requireSession } from './session.js';
 
@@ -19,4 +20,5 @@ export const applicationApi: FastifyPluginAsync = async (app) => {
   await app.register(appRedactionRoutes);
   await app.register(appAiSummaryRoutes);
   await app.register(appOcrRoutes);
+  await app.register(appPreviewRoutes);
 };
