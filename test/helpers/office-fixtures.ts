@@ -13,6 +13,11 @@ import { tempDir } from './instance.js';
 const dir = tempDir('obscura-office-fixtures-');
 const profile = path.join(dir, 'profile');
 
+/** Removes the fixtures' folder and LibreOffice profile (call in afterAll). */
+export function removeOfficeFixtures(): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 function soffice(args: string[]): void {
   execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', ...args], { stdio: 'ignore', timeout: 120_000 });
 }

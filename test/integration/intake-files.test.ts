@@ -4,7 +4,7 @@ import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js'
 import { errorOf, putUpload } from '../helpers/integration-support.js';
 import { composeMessage, documentBytes, intakeOf, pdfText, settledIntake, startIntakeInstance, type IntakeHarness, type IntakeStateBody } from '../helpers/intake-support.js';
 import { writeMsg } from '../helpers/msg-writer.js';
-import { encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb, withParts } from '../helpers/office-fixtures.js';
+import { encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb, removeOfficeFixtures, withParts } from '../helpers/office-fixtures.js';
 
 // .msg files written by msgreader's compound-file burner, mailboxes of nodemailer messages, and Office files
 // written by LibreOffice itself, all made here; each goes through upload → intake on a worker thread → PDF,
@@ -61,6 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h.close();
+  removeOfficeFixtures();
 });
 
 describe('Outlook .msg', () => {

@@ -5,7 +5,7 @@ import { encodings, exportFile, pdftotext, qpdfExpanded, startExportHarness, typ
 import { popplerWords, type BoxedWord } from '../helpers/fidelity-support.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { composeMessage, documentBytes, settledIntake } from '../helpers/intake-support.js';
-import { html, libreOfficeFile } from '../helpers/office-fixtures.js';
+import { html, libreOfficeFile, removeOfficeFixtures } from '../helpers/office-fixtures.js';
 import { createBoxes } from '../helpers/v1-redactions-support.js';
 
 // A box over a To address in an e-mail's rendered header, and over a word of a .docx LibreOffice converted:
@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await intake?.stop();
   await harness?.close();
+  removeOfficeFixtures();
 });
 
 function overlaps(word: BoxedWord, box: { x1: number; y1: number; x2: number; y2: number }): boolean {
