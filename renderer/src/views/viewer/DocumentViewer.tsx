@@ -13,6 +13,7 @@ import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
 import { PageRangeForm } from './PageRangeForm.js';
 import { OcrPanel } from './OcrPanel.js';
 import { PageView, type PageGeometry } from './PageView.js';
+import { PreviewView } from './PreviewView.js';
 import { openPdf, type PDFDocumentProxy } from './pdf.js';
 import { openTiff, UnsupportedTiffError } from './tiff.js';
 import { RedactionOverlay, type Drawn, type Tool } from './RedactionOverlay.js';
@@ -57,6 +58,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const [zoom, setZoom] = useState<Zoom>({ mode: 'fit' });
   // Continuous: every page in one scrolling column (rendered lazily); otherwise one page at a time.
   const [continuous, setContinuous] = useState(focus.continuous);
+  // The current page as the export's burn-in releases it (server-made), instead of the editable page.
+  const [preview, setPreview] = useState(false);
   const [tool, setTool] = useState<Tool>('rectangle');
   const [choice, setChoice] = useState<LayerChoice>({ layer: 'B6', reason: '', classification: '' });
   const [classificationMissing, setClassificationMissing] = useState(false);
@@ -313,11 +316,18 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         canDelete={selectedId !== null}
         onDelete={removeSelected}
         extra={
-          pdf && (
-            <button type="button" className={continuous ? 'button small active' : 'button small'} aria-pressed={continuous} onClick={() => setContinuous((value) => !value)} title="Show every page in one scrolling column">
-              Continuous
-            </button>
-          )
+          <>
+            {pdf && (
+              <button type="button" className={continuous ? 'button small active' : 'button small'} aria-pressed={continuous} onClick={() => setContinuous((value) => !value)} title="Show every page in one scrolling column">
+                Continuous
+              </button>
+            )}
+            {(pdf || image) && (
+              <button type="button" className={preview ? 'button small active' : 'button small'} aria-pressed={preview} onClick={() => setPreview((value) => !value)} title="Show this page as the export will release it">
+                Preview as released
+              </button>
+            )}
+          </>
         }
       />
       <div className="viewer-messages">
@@ -355,11 +365,12 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
             </p>
           )}
           {viewable && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
-          {pdf && continuous && (
+          {preview && (pdf || image) && <PreviewView documentId={documentId} page={page} fitWidth={zoom.mode === 'fit' ? stageWidth - 48 : null} scale={scale} unsaved={unsaved} />}
+          {!preview && pdf && continuous && (
             <ContinuousPages pdf={pdf} scale={scale} units={isTiff ? 'image' : 'pdf'} scroller={stage} page={page} onVisiblePage={setPage} overlayFor={overlayFor} onError={onPageError} />
           )}
-          {pdf && !continuous && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} units={isTiff ? 'image' : 'pdf'} />}
-          {image && <ImageView image={image} scale={scale} label={meta.data?.fileName ?? 'Image'} overlay={overlay} />}
+          {!preview && pdf && !continuous && <PageView pdf={pdf} pageNumber={page} scale={scale} overlay={overlay} onError={onPageError} units={isTiff ? 'image' : 'pdf'} />}
+          {!preview && image && <ImageView image={image} scale={scale} label={meta.data?.fileName ?? 'Image'} overlay={overlay} />}
         </div>
         <aside className="viewer-side" aria-label="Redaction tools">
           <div className="tabs" role="tablist" aria-label="Panels">
