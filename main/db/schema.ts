@@ -6,6 +6,20 @@ export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
   created_at: string;
+  /** Migration 16: scan → OCR → detection start by themselves on new documents (1, the default). */
+  auto_process: Generated<number>;
+}
+
+/** Migration 16: where a document's automatic scan → OCR → detection chain stands. */
+export interface AutoProcessingTable {
+  document_id: number;
+  organization_id: number;
+  case_id: number;
+  step: 'waiting' | 'scan' | 'ocr' | 'detection' | 'done' | 'failed';
+  job_id: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface UsersTable {
@@ -625,6 +639,7 @@ export interface Database {
   review_decisions: ReviewDecisionsTable;
   comments: CommentsTable;
   organizations: OrganizationsTable;
+  auto_processing: AutoProcessingTable;
   users: UsersTable;
   service_accounts: ServiceAccountsTable;
   api_keys: ApiKeysTable;

@@ -9,6 +9,7 @@ import { JOB_OPTIONS, type Job, type StartableJobKind } from '../common/schemas/
 import { recordChange } from './change-log.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { requireDocument } from './documents.js';
+import { advanceAutoProcessing } from './auto-processing/index.js';
 import { checkJobOptions } from './job-options.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
@@ -112,14 +113,20 @@ export async function setJobProgress(db: Executor, clock: Clock, id: number, pro
 export async function completeJob(db: Executor, clock: Clock, id: number, result: object): Promise<void> {
   const now = clock.now().toISOString();
   const changed = await updateJobIfStatus(db, id, 'running', { status: 'completed', progress: 1, result: JSON.stringify(result), error_message: null, finished_at: now, updated_at: now });
-  if (changed) await recordOutcome(db, clock, id, 'completed');
+  if (changed) {
+    await recordOutcome(db, clock, id, 'completed');
+    await advanceAutoProcessing(db, clock, id, 'completed');
+  }
 }
 
 /** Marks a job failed with a message for the client and writes `job.failed`. */
 export async function failJob(db: Executor, clock: Clock, id: number, message: string, from: 'running' | 'queued' = 'running'): Promise<void> {
   const now = clock.now().toISOString();
   const changed = await updateJobIfStatus(db, id, from, { status: 'failed', error_message: message, finished_at: now, updated_at: now });
-  if (changed) await recordOutcome(db, clock, id, 'failed');
+  if (changed) {
+    await recordOutcome(db, clock, id, 'failed');
+    await advanceAutoProcessing(db, clock, id, 'failed');
+  }
 }
 
 async function recordOutcome(db: Executor, clock: Clock, id: number, outcome: 'completed' | 'failed'): Promise<void> {

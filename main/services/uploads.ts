@@ -21,6 +21,7 @@ import { isoNow, type ServiceContext } from './context.js';
 import { requireCase } from './cases.js';
 import { toDocument } from './documents.js';
 import { ACCEPTED_TYPES_TEXT, detectDocumentType, sourceTypeOf } from './file-types.js';
+import { startAutoProcessing } from './auto-processing/index.js';
 import { randomToken, sha256Hex } from './secrets.js';
 
 export interface UploadSettings {
@@ -241,5 +242,7 @@ export async function completeUploadSession(db: Executor, ctx: ServiceContext, s
     });
   }
   await recordChange(db, ctx, { action: 'upload_session.complete', resourceType: 'upload_session', resourceId: session.id });
+  // Scan → OCR → detection start by themselves when the organization says so (issue 18).
+  await startAutoProcessing(db, ctx, completed.documents.map((document) => Number(document.id)));
   return completed;
 }

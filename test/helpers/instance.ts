@@ -38,7 +38,11 @@ export interface ApiRequest {
 let counter = 0;
 
 /** A real server on a real SQLite file in a temp directory, listening on a free loopback port. */
-export async function startInstance(options: { organizations?: number; config?: ConfigInput; clock?: Clock } = {}): Promise<TestInstance> {
+/**
+ * autoProcess: leave the organizations' automatic processing at the product default (on). Off otherwise, so
+ * suites that assert exact job lists see only the jobs they start (issue 18).
+ */
+export async function startInstance(options: { organizations?: number; config?: ConfigInput; clock?: Clock; autoProcess?: boolean } = {}): Promise<TestInstance> {
   const dataDir = tempDir();
   const config = loadConfig(dataDir, { port: 0, ...options.config });
   const clock = options.clock ?? systemClock;
@@ -47,6 +51,7 @@ export async function startInstance(options: { organizations?: number; config?: 
   for (let index = 0; index < (options.organizations ?? 2); index += 1) {
     orgs.push(await createOrganization(runtime.db, clock, { name: `Org ${index + 1}`, adminUsername: `admin${index + 1}-${process.pid}-${counter++}` }));
   }
+  if (!options.autoProcess) await runtime.db.updateTable('organizations').set({ auto_process: 0 }).execute();
   const server = await createHttpServer(runtime);
   const baseUrl = await server.listen('127.0.0.1', 0);
   const host = new URL(baseUrl).host;

@@ -5,3 +5,21 @@ export const documentPasswords = `
 ALTER TABLE documents ADD COLUMN password_state TEXT CHECK (password_state IS NULL OR password_state IN ('needs_password', 'decrypted'));
 ALTER TABLE documents ADD COLUMN original_sha256 TEXT REFERENCES blobs(sha256);
 `;
+
+// Automatic processing (issue 18): an organization setting (on by default) and, per document, where its
+// scan → OCR → detection chain stands; the job scheduler's outcomes move it on.
+export const autoProcessing = `
+ALTER TABLE organizations ADD COLUMN auto_process INTEGER NOT NULL DEFAULT 1 CHECK (auto_process IN (0, 1));
+CREATE TABLE auto_processing (
+  document_id INTEGER PRIMARY KEY REFERENCES documents(id),
+  organization_id INTEGER NOT NULL REFERENCES organizations(id),
+  case_id INTEGER NOT NULL REFERENCES cases(id),
+  step TEXT NOT NULL CHECK (step IN ('waiting', 'scan', 'ocr', 'detection', 'done', 'failed')),
+  job_id INTEGER REFERENCES jobs(id),
+  error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX auto_processing_case ON auto_processing (case_id);
+CREATE INDEX auto_processing_job ON auto_processing (job_id);
+`;

@@ -7,6 +7,7 @@ import { caseRoutes } from './cases.js';
 import { commentRoutes } from './comments.js';
 import { documentRoutes } from './documents.js';
 import { documentPasswordRoutes } from './document-password.js';
+import { processingRoutes } from './processing.js';
 import { exemptionRoutes } from './exemptions.js';
 import { exportRoutes } from './exports.js';
 import { claimOrReplay, needsIdempotencyKey, requireIdempotencyKey, settleIdempotency } from './idempotency.js';
@@ -53,6 +54,7 @@ export const integrationApi: FastifyPluginAsync = async (app) => {
   await app.register(caseRoutes);
   await app.register(documentRoutes);
   await app.register(documentPasswordRoutes);
+  await app.register(processingRoutes);
   await app.register(uploadSessionRoutes);
   await app.register(redactionRoutes);
   await app.register(commentRoutes);

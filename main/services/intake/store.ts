@@ -9,6 +9,7 @@ import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
 import { toDocument } from '../documents.js';
 import { detectDocumentType, sourceTypeOf, type DetectedType } from '../file-types.js';
+import { resumeAutoProcessing, startAutoProcessing } from '../auto-processing/index.js';
 import { findExactDuplicate, findNearDuplicate, rethread } from './relations.js';
 
 /** A child file, already committed to the blob store, with the type its bytes (and name) showed. */
@@ -127,4 +128,7 @@ export async function storeOutcome(
     details: { original_sha256: intake.originalSha256, pdf_sha256: outcome.rendered.sha256, pages: outcome.rendered.pages, children: created.length, duplicate_of: duplicateOf === null ? null : String(duplicateOf) },
   });
   if (outcome.email) await rethread(db, document.case_id);
+  // Automatic processing (issue 18): the converted document, and its attachments, run their chain now.
+  await resumeAutoProcessing(db, ctx.clock, document.id);
+  await startAutoProcessing(db, ctx, created);
 }

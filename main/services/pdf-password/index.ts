@@ -14,6 +14,7 @@ import type { Runtime } from '../../runtime.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
 import { requireDocument, toDocument } from '../documents.js';
+import { resumeAutoProcessing } from '../auto-processing/index.js';
 
 let shared: WorkerPool | null = null;
 let own: WorkerPool | null = null;
@@ -120,5 +121,7 @@ export async function recordDecrypted(trx: Executor, ctx: ServiceContext, decryp
     resourceId: decrypted.documentId,
     details: { original_sha256: decrypted.originalSha256, sha256: decrypted.sha256 },
   });
+  // A document that waited for its password starts its automatic processing now.
+  await resumeAutoProcessing(trx, ctx.clock, decrypted.documentId);
   return toDocument(await requireDocument(trx, ctx, decrypted.documentId));
 }
