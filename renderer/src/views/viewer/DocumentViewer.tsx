@@ -21,6 +21,7 @@ import { SuggestionsPanel } from './SuggestionsPanel.js';
 import { SummaryPanel } from './SummaryPanel.js';
 import { Thumbnails } from './Thumbnails.js';
 import { useRedactionEditor } from './useRedactionEditor.js';
+import { snapToWords, usePageWords } from './word-select.js';
 import { ViewerToolbar, ZOOM_STEPS } from './ViewerToolbar.js';
 
 type Tab = 'redact' | 'suggestions' | 'text' | 'summary';
@@ -33,7 +34,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'summary', label: 'Summary' },
 ];
 
-const TOOL_KEYS: Record<string, Tool> = { v: 'select', r: 'rectangle', p: 'polygon', f: 'freehand', g: 'full_page' };
+const TOOL_KEYS: Record<string, Tool> = { v: 'select', r: 'rectangle', t: 'words', p: 'polygon', f: 'freehand', g: 'full_page' };
 
 function typingInField(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -75,6 +76,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const isTiff = documentType === 'tiff';
   const viewable = isPdf || isImage || isTiff;
   const editor = useRedactionEditor(documentId, isImage || isTiff ? 'image' : 'pdf');
+  const pageWords = usePageWords(documentId, tool === 'words', isImage || isTiff ? 'image_pixels' : 'pdf_points');
+  const [wordNote, setWordNote] = useState<string | null>(null);
 
   useEffect(() => {
     if (!isImage || !meta.data) return;
@@ -175,20 +178,27 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         return;
       }
       setClassificationMissing(false);
-      const box = newBox({
-        redactionId: crypto.randomUUID(),
-        page: onPage,
-        kind: shape.kind,
-        layer: choice.layer,
-        box: shape.box,
-        points: shape.points,
-        reason: choice.reason.trim() || null,
-        classification: choice.classification || null,
-      });
-      editor.add(box);
-      setSelectedId(box.redactionId);
+      // The words tool: the dragged rectangle becomes one box per line of the words it touches.
+      const [start, end] = shape.points;
+      const words = tool === 'words' && start && end;
+      const areas = words ? snapToWords(pageWords.words?.get(onPage) ?? [], start, end, !(isImage || isTiff)) : [shape.box];
+      setWordNote(words && areas.length === 0 ? (pageWords.words ? `No words under the selection on page ${onPage}.` : 'The words of this document are not read yet: run OCR (it also reads a text layer), then select again.') : null);
+      for (const area of areas) {
+        const box = newBox({
+          redactionId: crypto.randomUUID(),
+          page: onPage,
+          kind: shape.kind,
+          layer: choice.layer,
+          box: area,
+          points: words ? [] : shape.points,
+          reason: choice.reason.trim() || null,
+          classification: choice.classification || null,
+        });
+        editor.add(box);
+        setSelectedId(box.redactionId);
+      }
     },
-    [choice, editor, page],
+    [choice, editor, page, tool, pageWords.words, isImage, isTiff],
   );
 
   const [rangeBusy, setRangeBusy] = useState(false);
@@ -333,6 +343,11 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       <div className="viewer-messages">
         <ErrorBanner error={meta.error ?? pdfError} onRetry={meta.error ? meta.reload : undefined} />
         <ErrorBanner error={editor.loadError} onRetry={() => void editor.reload()} />
+        {tool === 'words' && (wordNote ?? (pageWords.missing ? 'The words of this document could not be read; run OCR first.' : null)) && (
+          <div className="banner banner-warning" role="status" data-testid="word-note">
+            <span className="banner-text">{wordNote ?? 'The words of this document could not be read; run OCR first.'}</span>
+          </div>
+        )}
         <ErrorBanner error={editor.error} onDismiss={editor.clearError} onRetry={unsaved > 0 ? () => void editor.save() : undefined} />
         {notices.map((notice) => (
           <div key={notice.layer} className="banner banner-warning" role="alert" data-testid="lock-notice">

@@ -6,7 +6,8 @@ import { suggestionKind } from '../../domain/redaction-editor.js';
 import { LAYER_COLORS, LAYER_INFO } from './layers.js';
 import type { PageGeometry } from './PageView.js';
 
-export type Tool = 'select' | 'rectangle' | 'polygon' | 'freehand' | 'full_page';
+/** `words`: drag over text; the box snaps to the words touched (DocumentViewer does the snapping). */
+export type Tool = 'select' | 'rectangle' | 'words' | 'polygon' | 'freehand' | 'full_page';
 
 export interface Drawn {
   kind: RedactionKind;
@@ -83,7 +84,7 @@ export function RedactionOverlay({ geometry, tool, boxes, suggestions, selectedI
   const onPointerDown = (event: ReactPointerEvent<SVGSVGElement>) => {
     if (event.button !== 0) return;
     const point = local(event);
-    if (tool === 'rectangle') {
+    if (tool === 'rectangle' || tool === 'words') {
       event.currentTarget.setPointerCapture(event.pointerId);
       setDrag({ start: point, current: point });
     } else if (tool === 'freehand') {
@@ -107,7 +108,9 @@ export function RedactionOverlay({ geometry, tool, boxes, suggestions, selectedI
       setDrag(null);
       if (Math.abs(point.x - drag.start.x) >= MIN_DRAG && Math.abs(point.y - drag.start.y) >= MIN_DRAG) {
         const box = roundBox(boxFromViewCorners(toDocument, drag.start, point));
-        if (hasArea(box)) onDraw({ kind: 'rectangle', box, points: [] });
+        // The words tool needs where the drag began and ended (reading order), not only the rectangle.
+        const ends = tool === 'words' ? [drag.start, point].map((entry) => roundPoint(apply(toDocument, entry))) : [];
+        if (hasArea(box)) onDraw({ kind: 'rectangle', box, points: ends });
       }
     } else if (stroke) {
       setStroke(null);

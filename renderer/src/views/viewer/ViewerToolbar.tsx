@@ -7,6 +7,7 @@ export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 
 const TOOLS: { id: Tool; label: string; key: string }[] = [
   { id: 'select', label: 'Select', key: 'V' },
   { id: 'rectangle', label: 'Rectangle', key: 'R' },
+  { id: 'words', label: 'Words', key: 'T' },
   { id: 'polygon', label: 'Polygon', key: 'P' },
   { id: 'freehand', label: 'Freehand', key: 'F' },
   { id: 'full_page', label: 'Full page', key: 'G' },
