@@ -106,6 +106,19 @@ describe('fidelity: the parts', () => {
     expect(compareWords([word('alpha', 72)], [{ ...word('alphaomega', 71.5), x2: 160 }], [], visible).missing).toBe(0);
   });
 
+  it('compareWords: an estimated word may stand off by its own and its counterpart\'s slack, not more', () => {
+    // A word shared out of a long run (no font widths) whose run a removal split: the output's estimate of the
+    // untouched word moved 2.4 pt. Both estimates declare 0.8 pt slack each: 1 + 0.8 + 0.8 = 2.6 pt allowed.
+    const estimated = (x1: number, slackX: number) => ({ text: 'untouched', x1, y1: 700, x2: x1 + 50, y2: 712, slackX, slackY: 0 });
+    const visible = { x1: 0, y1: 0, x2: 612, y2: 792 };
+    expect(compareWords([estimated(300, 0.8)], [estimated(302.4, 0.8)], [], visible).missing).toBe(0);
+    expect(compareWords([estimated(300, 0.8)], [estimated(302.8, 0.8)], [], visible).missing).toBe(1);
+    // Exact boxes (no slack) keep the stated 1 pt.
+    expect(compareWords([estimated(300, 0)], [estimated(301.2, 0)], [], visible).missing).toBe(1);
+    // Glued to a neighbour, with estimates as loose.
+    expect(compareWords([estimated(300, 0.8)], [{ ...estimated(298, 0.8), text: 'untouchedword', x2: 400 }], [], visible).missing).toBe(0);
+  });
+
   it('comparePixels: counts pixels beyond the grey tolerance outside the masks only', () => {
     const a = { width: 4, height: 2, pixels: new Uint8Array([255, 255, 0, 0, 255, 255, 255, 255]) };
     const b = { width: 4, height: 2, pixels: new Uint8Array([255, 200, 255, 255, 255, 255, 255, 0]) };

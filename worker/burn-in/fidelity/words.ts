@@ -17,13 +17,22 @@ export function touchesDrawn(word: SourceWord, drawn: readonly Rect[]): boolean 
   return drawn.some((area) => overlaps(area, grown));
 }
 
-function samePlace(a: Rect, b: Rect, tolerance: number): boolean {
-  return Math.abs(a.x1 - b.x1) <= tolerance && Math.abs(a.y1 - b.y1) <= tolerance && Math.abs(a.x2 - b.x2) <= tolerance + 0.5 && Math.abs(a.y2 - b.y2) <= tolerance + 0.5;
+/**
+ * Same place within the tolerance plus both words' own estimate error: pdf.js gives runs, not glyphs, and a word's
+ * box is shared out of its run (words.ts slack), so splitting a line's run at a removal moves the estimate of an
+ * untouched word by up to its slack. A word really moved also moves its ink, which (c) pixels catches.
+ */
+function samePlace(a: SourceWord, b: SourceWord, tolerance: number): boolean {
+  const tx = tolerance + a.slackX + b.slackX;
+  const ty = tolerance + a.slackY + b.slackY;
+  return Math.abs(a.x1 - b.x1) <= tx && Math.abs(a.y1 - b.y1) <= ty && Math.abs(a.x2 - b.x2) <= tx + 0.5 && Math.abs(a.y2 - b.y2) <= ty + 0.5;
 }
 
 /** A reader may glue a word to a neighbour: the output word then holds it and spans its place. */
-function holds(output: Rect & { text: string }, source: Rect & { text: string }, tolerance: number): boolean {
-  return token(output.text).includes(token(source.text)) && output.x1 <= source.x1 + tolerance && output.x2 >= source.x2 - tolerance && output.y1 <= source.y1 + tolerance && output.y2 >= source.y2 - tolerance;
+function holds(output: SourceWord, source: SourceWord, tolerance: number): boolean {
+  const tx = tolerance + output.slackX + source.slackX;
+  const ty = tolerance + output.slackY + source.slackY;
+  return token(output.text).includes(token(source.text)) && output.x1 <= source.x1 + tx && output.x2 >= source.x2 - tx && output.y1 <= source.y1 + ty && output.y2 >= source.y2 - ty;
 }
 
 export interface WordComparison {
@@ -35,7 +44,7 @@ export interface WordComparison {
 
 /**
  * Source words wholly outside `drawn` and inside `visible`, each matched at most once to an output word with the
- * same characters at the same place (±tolerance; glued neighbours accepted when they span the place).
+ * same characters at the same place (±tolerance and the two estimates' slack; glued neighbours accepted when they span the place).
  */
 export function compareWords(source: readonly SourceWord[], output: readonly SourceWord[], drawn: readonly Rect[], visible: Rect, tolerance = WORD_TOLERANCE): WordComparison {
   const used = new Set<number>();
