@@ -81,7 +81,7 @@ export class JobScheduler {
       return;
     }
     // A PDF waiting for its password would only fail obscurely inside the worker.
-    const locked = await passwordBlock(db, job.document_id);
+    const locked = await passwordBlock(db, job.document_id, job.kind);
     if (locked) {
       await db.transaction().execute((trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`));
       return;

@@ -5,7 +5,7 @@ import { IdParam, single } from '../../common/schemas/shared.js';
 import { caseProcessing, processingSettings, updateProcessingSettings } from '../../services/auto-processing/index.js';
 import { commit, read } from './respond.js';
 
-const tags = ['jobs'];
+const tags = ['processing'];
 
 /** Automatic processing (issue 18): the organization's setting and a case's progress. */
 export const processingRoutes: FastifyPluginAsyncZod = async (app) => {

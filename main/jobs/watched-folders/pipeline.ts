@@ -19,6 +19,7 @@ import {
   startJobStep,
 } from '../../services/watched-files.js';
 import { conversionReadiness } from '../../services/intake/index.js';
+import { passwordBlock } from '../../services/pdf-password/index.js';
 import { detectionOptions } from '../../services/watched-folders.js';
 import { copyAtomically, outputPath } from './output.js';
 import type { RunnerContext } from './runner-context.js';
@@ -162,6 +163,9 @@ export async function runPipeline(context: RunnerContext, fileId: number): Promi
   const pipeline = parsePipeline(file);
   const count = parseSteps(file).length;
   if (file.document_id !== null && count > 0 && !(await awaitConversion(context, file.document_id))) return;
+  // A PDF waiting for its password fails the file at once, naming it and saying what to do (issue 18).
+  const locked = file.document_id !== null && count > 0 ? await passwordBlock(context.runtime.db, file.document_id, 'ocr') : null;
+  if (locked) throw new StepFailure('password', locked);
   file = await reloadFile(context.runtime.db, fileId);
   for (let index = 0; index < count; index += 1) {
     if (context.signal.aborted || file.state !== 'processing') return;

@@ -67,11 +67,15 @@ export async function markIfLocked(runtime: Runtime, documentId: number): Promis
   return true;
 }
 
-/** What a job on a document waiting for its password fails with; null when the document is not waiting. */
-export async function passwordBlock(db: Executor, documentId: number): Promise<string | null> {
+/**
+ * What a job on a document waiting for its password fails with; null when it may run. A scan (the safety
+ * preflight, which reports the encryption) reads the structure only and runs.
+ */
+export async function passwordBlock(db: Executor, documentId: number, kind: string): Promise<string | null> {
+  if (kind === 'scan') return null;
   const row = await db.selectFrom('documents').select(['file_name', 'password_state']).where('id', '=', documentId).executeTakeFirst();
   if (row?.password_state !== 'needs_password') return null;
-  return `${row.file_name} is password-protected: supply its password (POST /api/v1/documents/{id}/password, or the document's password prompt) and run the job again`;
+  return `${row.file_name} is password-protected: supply its password (POST /api/v1/documents/${documentId}/password, or the document's password prompt), then process it again`;
 }
 
 /**
