@@ -101,6 +101,14 @@ const TABLE: Row[] = [
     success: 200,
     prepare: async (f) => ({ path: `/documents/${await f.newDocument()}/download-url` }),
   },
+  {
+    // Issue 18; the fixture's PDF needs no password, so the allowed call is a 409 that changes nothing.
+    method: 'POST',
+    path: '/documents/{document_id}/password',
+    scope: 'documents:write',
+    success: 409,
+    prepare: async (f) => ({ path: `/documents/${await f.newDocument()}/password`, body: { password: 'x' } }),
+  },
 ];
 
 const OpenApi = z.object({ paths: z.record(z.string(), z.record(z.string(), z.object({ tags: z.array(z.string()).optional() }).loose())) });
