@@ -35,6 +35,14 @@ const LETTER = [
   [{ text: 'Second page: attachment list', x: 72, y: 720, size: 14 }],
 ];
 
+// Documents here stay as uploaded: automatic processing (on by default) would add detection suggestions.
+test.beforeEach(async ({ admin }) => {
+  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
+});
+test.afterEach(async ({ admin }) => {
+  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
+});
+
 async function openDocument(admin: ApiClient, title: string) {
   const created = await admin.createCase(`${title} ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'letter.pdf', bytes: await textPdf(LETTER) }]);
