@@ -23,3 +23,17 @@ CREATE TABLE auto_processing (
 CREATE INDEX auto_processing_case ON auto_processing (case_id);
 CREATE INDEX auto_processing_job ON auto_processing (job_id);
 `;
+
+// Migration 12's triggers queue pages with INSERT OR IGNORE, but inside an upsert (a page OCR'd again while
+// still queued) SQLite applies the outer statement's conflict policy and the insert fails; NOT EXISTS does not.
+const staleTrigger = (name: string, event: string, row: 'new' | 'old') => `
+DROP TRIGGER ${name};
+CREATE TRIGGER ${name} AFTER ${event} ON document_pages BEGIN
+  INSERT INTO search_stale (document_id, page_number) SELECT ${row}.document_id, ${row}.page_number
+  WHERE NOT EXISTS (SELECT 1 FROM search_stale WHERE document_id = ${row}.document_id AND page_number = ${row}.page_number);
+END;`;
+export const searchStaleTriggers = [
+  staleTrigger('document_pages_search_insert', 'INSERT', 'new'),
+  staleTrigger('document_pages_search_update', 'UPDATE', 'new'),
+  staleTrigger('document_pages_search_delete', 'DELETE', 'old'),
+].join('\n');

@@ -12,7 +12,7 @@ import { releases } from './011-releases.js';
 import { intake } from './013-intake.js';
 import { searchIndex } from './012-search-index.js';
 import { templateMinScore } from './014-template-min-score.js';
-import { autoProcessing, documentPasswords } from './016-document-passwords.js';
+import { autoProcessing, documentPasswords, searchStaleTriggers } from './016-document-passwords.js';
 
 export interface Migration {
   version: number;
@@ -36,5 +36,5 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'search-index', up: searchIndex },
   { version: 13, name: 'intake', up: intake },
   { version: 14, name: 'template-min-score', up: templateMinScore },
-  { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing },
+  { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing + searchStaleTriggers },
 ];

@@ -42,7 +42,10 @@ const PLAIN_WORDS: Record<string, string> = {
   unsupported_media_type: 'This kind of file is not supported. Use PDF, PNG, JPEG, TIFF, audio or video.',
 };
 
-/** A sentence for the user. Validation and state errors keep the server's own (specific) text. */
+/**
+ * A sentence for the user, from anything thrown: the one error formatter of the UI (never "[object Object]").
+ * Validation and state errors keep the server's own (specific) text.
+ */
 export function plainMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.code === 'validation_error') {
@@ -53,8 +56,29 @@ export function plainMessage(error: unknown): string {
     if (error.code === 'conflict' || error.code === 'invalid_transition' || error.code === 'locked') return capitalise(error.message);
     return PLAIN_WORDS[error.code] ?? capitalise(error.message);
   }
-  if (error instanceof Error) return capitalise(error.message);
+  // pdf.js rejects with its own exception objects (not always Error instances across realms and workers).
+  const { name, message } = fieldsOf(error);
+  if (name === 'PasswordException') return 'This PDF is password-protected. Enter its password in the prompt above the document, then it opens.';
+  if (message) return capitalise(message);
+  if (typeof error === 'string') return capitalise(error);
   return 'Something went wrong. Try again.';
+}
+
+/** The raw text of anything thrown, for composing a longer sentence. */
+export function errorText(error: unknown): string {
+  const { name, message } = fieldsOf(error);
+  if (message) return message;
+  if (typeof error === 'string' && error.trim() !== '') return error;
+  return name ?? 'unknown error';
+}
+
+function fieldsOf(error: unknown): { name: string | null; message: string | null } {
+  if (error === null || typeof error !== 'object') return { name: null, message: null };
+  const record = error as { name?: unknown; message?: unknown };
+  return {
+    name: typeof record.name === 'string' ? record.name : null,
+    message: typeof record.message === 'string' && record.message.trim() !== '' ? record.message : null,
+  };
 }
 
 function capitalise(text: string): string {

@@ -1,6 +1,7 @@
 // Browsers cannot show TIFF. The export's own converter wraps each TIFF page, still encoded, in a PDF page
 // measuring the image in pixels (1 unit = 1 pixel); pdf.js then renders it like any PDF page. The converter
 // and pdf-lib are loaded only when a TIFF is opened.
+import { errorText } from '../../api/errors.js';
 import { openPdf, type PDFDocumentProxy } from './pdf.js';
 
 /** A TIFF the converter refuses (tiled, JPEG-in-TIFF, …): its reason, in the converter's words. */
@@ -27,7 +28,7 @@ export function openTiff(bytes: Uint8Array): { promise: Promise<PDFDocumentProxy
     try {
       pdf = (await tiffAsPdf(bytes)).pdf;
     } catch (error) {
-      throw new UnsupportedTiffError(plainReason(error instanceof Error ? error.message : String(error)));
+      throw new UnsupportedTiffError(plainReason(errorText(error)));
     }
     if (destroyed) throw new DOMException('closed', 'AbortError');
     const opened = openPdf(pdf);
