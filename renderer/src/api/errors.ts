@@ -58,7 +58,7 @@ export function plainMessage(error: unknown): string {
   }
   // pdf.js rejects with its own exception objects (not always Error instances across realms and workers).
   const { name, message } = fieldsOf(error);
-  if (name === 'PasswordException') return 'This PDF is password-protected. Enter its password in the prompt above the document, then it opens.';
+  if (name === 'PasswordException') return 'This PDF is password-protected: it opens once its password has been supplied for the document.';
   if (message) return capitalise(message);
   if (typeof error === 'string') return capitalise(error);
   return 'Something went wrong. Try again.';
