@@ -76,7 +76,8 @@ export interface LayerWord {
   y2: number;
 }
 
-export type PageImageEncoding = 'jpeg' | 'ccitt-g4';
+/** flate: /Indexed (≤ 256 colours) or DeviceRGB samples, lossless. */
+export type PageImageEncoding = 'jpeg' | 'ccitt-g4' | 'flate';
 
 /** A page rebuilt from its burned image, ready to be assembled. */
 export interface RasterizedPage {

@@ -18,6 +18,7 @@ import type { AssembleDocument, CertifyPlan, ReleaseLayoutPage, BurnedPage, Cove
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { loadWritable } from './decrypt/index.js';
+import { embedFlateImage } from './page-image/index.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
 import { addTextLayer } from './text-layer/index.js';
@@ -42,6 +43,9 @@ async function addBurnedPage(out: PDFDocument, burned: RasterizedPage): Promise<
   const [x, y, width, height] = burned.image.place;
   if (burned.image.encoding === 'jpeg') {
     page.drawImage(await out.embedJpg(bytes), { x, y, width, height });
+  } else if (burned.image.encoding === 'flate') {
+    const name = page.node.newXObject('Page', embedFlateImage(out, bytes, burned.image.width, burned.image.height));
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(name), popGraphicsState());
   } else {
     const stream = out.context.stream(bytes, {
       Type: 'XObject',

@@ -6,7 +6,7 @@ import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { drawnAreas } from './fidelity/index.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
-import { encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
+import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
 import { rewritePages, type VectorOutcome } from './vector-pages.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
@@ -160,8 +160,9 @@ async function finishPage(
   fallback: string | null = null,
 ): Promise<RasterizedPage> {
   const sorted = await sortWords(raster, request.boxes, layerSource, alsoCheck);
-  paintBoxes(raster.context, request.boxes, { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate });
-  const image = await encodePage(raster.canvas, settings);
+  const paint = { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate };
+  paintBoxes(raster.context, request.boxes, paint);
+  const image = await encodePage(raster.canvas, settings, boxPixelRects(request.boxes, paint));
   await fs.writeFile(file, image.bytes);
   return {
     method: 'raster',

@@ -1,7 +1,6 @@
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import type { BurnBox, BurnSettings, PageImageEncoding } from '../../main/common/export-tasks.js';
-import { encodeG4 } from './ccitt.js';
-import { stripJpegMetadata } from './metadata/jpeg.js';
+import type { BurnBox, BurnSettings } from '../../main/common/export-tasks.js';
+import { encodePageImage, type EncodedImage, type PixelRect } from './page-image/index.js';
 
 // Painting boxes onto a rendered page and turning the pixels into the page image of the output.
 
@@ -84,99 +83,24 @@ function drawLabel(context: SKRSContext2D, box: BurnBox, label: string, options:
   context.restore();
 }
 
-export interface EncodedImage {
-  bytes: Uint8Array;
-  encoding: PageImageEncoding;
-  width: number;
-  height: number;
-}
+export type { EncodedImage } from './page-image/index.js';
 
-/** A pixel darker than this becomes black in a 1-bit page (antialiased strokes keep their weight). */
-const BILEVEL_THRESHOLD = 160;
-
-interface PixelStats {
-  colourful: number;
-  midtones: number;
-  sampled: number;
-}
-
-/** Colour and grey counts over every third pixel of every third row: plenty to tell a text page from a photo. */
-function statsOf(pixels: Uint32Array, width: number, height: number): PixelStats {
-  let colourful = 0;
-  let midtones = 0;
-  let sampled = 0;
-  for (let y = 1; y < height; y += 3) {
-    const row = y * width;
-    for (let x = 1; x < width; x += 3) {
-      sampled += 1;
-      const value = pixels[row + x] as number;
-      if (value === 0xffffffff || value === 0xff000000) continue;
-      const r = value & 0xff;
-      const g = (value >>> 8) & 0xff;
-      const b = (value >>> 16) & 0xff;
-      const max = Math.max(r, g, b);
-      const min = Math.min(r, g, b);
-      if (max - min > 48) colourful += 1;
-      else if (max > 48 && max < 208) midtones += 1;
-    }
-  }
-  return { colourful, midtones, sampled };
-}
-
-/**
- * Whether a page is black-and-white in substance: almost no colour and few grey pixels beyond the antialiased
- * edges of text and lines. Photos and tinted backgrounds stay JPEG.
- */
-function looksBilevel(stats: PixelStats): boolean {
-  return stats.colourful <= stats.sampled * 0.002 && stats.midtones <= stats.sampled * 0.06;
-}
-
-function encodeBilevel(bytes: Buffer, width: number, height: number): Uint8Array {
-  // Signed view: opaque white is -1 and opaque black -16777216, so the common pixels cost one comparison.
-  const pixels = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
-  const rowBytes = width * 4;
-  const white = Buffer.alloc(rowBytes, 0xff);
-  return encodeG4(width, height, (y, out) => {
-    const start = y * width;
-    const end = start + width;
-    // Most rows of a page are blank: one memcmp instead of a pixel loop.
-    if (bytes.compare(white, 0, rowBytes, start * 4, end * 4) === 0) return 0;
-    let count = 0;
-    let black = false;
-    for (let index = start; index < end; index += 1) {
-      const value = pixels[index] as number;
-      if (value === -1) {
-        if (black) {
-          out[count++] = index - start;
-          black = false;
-        }
-        continue;
-      }
-      const isBlack = value === -16777216 || ((value & 0xff) * 77 + ((value >>> 8) & 0xff) * 150 + ((value >>> 16) & 0xff) * 29) >>> 8 < BILEVEL_THRESHOLD;
-      if (isBlack !== black) {
-        out[count++] = index - start;
-        black = isBlack;
-      }
-    }
-    return count;
+/** The painted boxes' pixel rectangles (polygons by their bounds), for checking a lossy page image keeps them black. */
+export function boxPixelRects(boxes: readonly BurnBox[], options: PaintOptions): PixelRect[] {
+  return boxes.map((box) => {
+    if (box.points.length < 3) return pixelRect(box, options);
+    const xs = box.points.map((point) => point.x);
+    const ys = box.points.map((point) => point.y);
+    return pixelRect({ ...box, x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys), points: [] }, options);
   });
 }
 
-/** The page image: 1-bit CCITT G4 for black-and-white pages (per `imageMode`), JPEG otherwise. */
-export async function encodePage(canvas: Canvas, settings: BurnSettings): Promise<EncodedImage> {
-  const { width, height } = canvas;
-  if (settings.imageMode !== 'color') {
-    // The raw RGBA surface (one copy, no ImageData object); opaque, so premultiplication changes nothing.
-    const bytes = canvas.data();
-    const pixels = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
-    if (settings.imageMode === 'bilevel' || looksBilevel(statsOf(pixels, width, height))) {
-      return { bytes: encodeBilevel(bytes, width, height), encoding: 'ccitt-g4', width, height };
-    }
-  }
-  const jpeg = await canvas.encode('jpeg', settings.jpegQuality);
-  const bytes = new Uint8Array(jpeg.buffer, jpeg.byteOffset, jpeg.byteLength);
-  // The encoder adds an ICC profile segment (APP2); the PDF's colour space decides, and outputs carry no segments.
-  return { bytes: stripJpegMetadata(bytes)?.bytes ?? bytes, encoding: 'jpeg', width, height };
+/**
+ * The page image, chosen per page (see page-image/): CCITT G4 for black-and-white pages, /Indexed Flate for pages
+ * of few colours, JPEG for photos when the boxes stay black, lossless Flate otherwise.
+ */
+export async function encodePage(canvas: Canvas, settings: BurnSettings, boxes: readonly PixelRect[] = []): Promise<EncodedImage> {
+  return encodePageImage(canvas, settings, boxes);
 }
 
 /**
