@@ -119,7 +119,8 @@ export async function caseProcessing(db: Executor, ctx: ServiceContext, caseId: 
     .selectFrom('documents as d')
     .leftJoin('auto_processing as a', 'a.document_id', 'd.id')
     .leftJoin('jobs as j', 'j.id', 'a.job_id')
-    .select(['d.id', 'd.file_name', 'd.password_state', 'a.step', 'a.error', 'a.created_at as started', 'j.id as job_id', 'j.kind', 'j.status', 'j.progress'])
+    .leftJoin('document_intake as i', 'i.document_id', 'd.id')
+    .select(['d.id', 'd.file_name', 'd.password_state', 'a.step', 'a.error', 'j.id as job_id', 'j.kind', 'j.status', 'j.progress', 'i.status as intake_status', 'i.error as intake_error'])
     .where('d.case_id', '=', caseId)
     .where('d.organization_id', '=', ctx.actor.organizationId)
     .where('d.deleted_at', 'is', null)
@@ -139,7 +140,9 @@ export async function caseProcessing(db: Executor, ctx: ServiceContext, caseId: 
   const stepSeconds = timing?.days == null ? null : Number(timing.days) * 86_400;
   let remainingSteps = 0;
   const documents = rows.map((row) => {
-    const state = row.password_state === 'needs_password' ? 'needs_password' : (row.step ?? 'not_started');
+    // A conversion that failed ends a waiting chain: listed as failed with intake's reason.
+    const intakeFailed = row.step === 'waiting' && row.intake_status === 'failed';
+    const state = row.password_state === 'needs_password' ? 'needs_password' : intakeFailed ? 'failed' : (row.step ?? 'not_started');
     if (row.step && (CHAIN as readonly string[]).includes(row.step)) {
       remainingSteps += CHAIN.length - CHAIN.indexOf(row.step as Kind) - (row.status === 'running' ? Number(row.progress ?? 0) : 0);
     }
@@ -148,7 +151,12 @@ export async function caseProcessing(db: Executor, ctx: ServiceContext, caseId: 
       file_name: row.file_name,
       state: state as CaseProcessing['documents'][number]['state'],
       job: row.job_id === null ? null : { id: String(row.job_id), kind: String(row.kind), status: String(row.status), progress: Number(row.progress ?? 0) },
-      error: row.password_state === 'needs_password' ? `${row.file_name} is password-protected: supply its password to process it` : (row.error ?? null),
+      error:
+        row.password_state === 'needs_password'
+          ? `${row.file_name} is password-protected: supply its password to process it`
+          : intakeFailed
+            ? `conversion failed: ${row.intake_error ?? 'no reason recorded'}`
+            : (row.error ?? null),
     };
   });
   const count = (state: string) => documents.filter((doc) => doc.state === state).length;
