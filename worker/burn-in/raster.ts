@@ -1,5 +1,6 @@
 import { createCanvas, loadImage, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { BurnBox, BurnSettings } from '../../main/common/export-tasks.js';
+import { ensureLabelFont } from '../fonts.js';
 import { encodePageImage, type EncodedImage, type PixelRect } from './page-image/index.js';
 
 // Painting boxes onto a rendered page and turning the pixels into the page image of the output.
@@ -65,11 +66,12 @@ function drawLabel(context: SKRSContext2D, box: BurnBox, label: string, options:
   const unit = options.pixelsPerUnit;
   let size = Math.min(tall * usable * 0.8, 12 * unit);
   const minimum = Math.max(6, 5 * unit);
-  context.font = `bold ${size}px sans-serif`;
+  const family = ensureLabelFont();
+  context.font = `${size}px "${family}"`;
   let width = context.measureText(label).width;
   if (width > across * usable) {
     size = (size * across * usable) / width;
-    context.font = `bold ${size}px sans-serif`;
+    context.font = `${size}px "${family}"`;
     width = context.measureText(label).width;
   }
   if (size < minimum || size > tall * usable) return;

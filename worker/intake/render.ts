@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { fontsDir } from '../fonts.js';
 
 /** A rendered message or text file: a header block of label/value rows, then body paragraphs. */
 export interface RenderInput {
@@ -16,18 +16,6 @@ const PAGE = { width: 612, height: 792, margin: 54 };
 const SIZE = 10;
 const LEADING = 13;
 const LABEL_WIDTH = 78;
-
-/** resources/fonts, found upwards from this module (sources, dist/, app.asar.unpacked). DejaVu: see its README. */
-function fontsDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'resources', 'fonts');
-    if (fs.existsSync(path.join(candidate, 'DejaVuSans.ttf'))) return candidate.replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('resources/fonts/DejaVuSans.ttf not found: the e-mail renderer needs it');
-    dir = parent;
-  }
-}
 
 let fontBytes: { regular: Buffer; bold: Buffer } | null = null;
 function loadFonts() {
