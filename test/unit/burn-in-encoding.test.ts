@@ -37,8 +37,8 @@ function seeded(seed: number) {
   };
 }
 
-function textLines(context: SKRSContext2D, colours: readonly string[], from = 150, to = HEIGHT - 150): void {
-  context.font = '28px sans-serif';
+function textLines(context: SKRSContext2D, colours: readonly string[], from = 150, to = HEIGHT - 150, font = '28px sans-serif'): void {
+  context.font = font;
   let line = 0;
   for (let y = from; y < to; y += 44, line += 1) {
     context.fillStyle = colours[line % colours.length] as string;
@@ -118,12 +118,26 @@ describe('page image encoding', () => {
   });
 
   it('a page of antialiased black text is G4 by threshold, within budget, each pixel its thresholded source', async () => {
-    const out = await releasePng((context) => textLines(context, ['#000000']));
+    // Bold, as print is dark: this canvas draws regular 28 px strokes in greys the threshold would erase (next test).
+    const out = await releasePng((context) => textLines(context, ['#000000'], 150, HEIGHT - 150, 'bold 28px sans-serif'));
     expect(out.encoding).toBe('ccitt-g4');
     expect(out.imageBytes).toBeLessThan(PAGE_BUDGET);
     const thresholded = (value: number) => (grey(value) < BILEVEL_THRESHOLD || rgb(value) === 0 ? 0 : 0xffffff);
     expect(mismatches(out.decoded, out.expected, (a, b) => rgb(a) === thresholded(b))).toBe(0);
     expect(boxPixels(out.decoded).every((value) => rgb(value) === 0)).toBe(true);
+  });
+
+  it('light grey text that thresholding would erase keeps the page off 1 bit: lossless and exact', async () => {
+    const out = await releasePng((context) => {
+      textLines(context, ['#000000'], 150, 900);
+      textLines(context, ['#b4b4b4'], 1000, 1300);
+    });
+    expect(out.encoding).toBe('flate');
+    expect(mismatches(out.decoded, out.expected, (a, b) => rgb(a) === rgb(b))).toBe(0);
+    // The grey lines are there: pixels of grey between the threshold and white.
+    let light = 0;
+    for (let y = 1000 - 30; y < 1300; y += 1) for (let x = 0; x < WIDTH; x += 1) if (grey(out.decoded[y * WIDTH + x] as number) < 200 && grey(out.decoded[y * WIDTH + x] as number) >= BILEVEL_THRESHOLD) light += 1;
+    expect(light).toBeGreaterThan(1000);
   });
 
   it('a page of few colours (coloured text, headings, a box) is /Indexed Flate and lossless', async () => {

@@ -1,9 +1,9 @@
 import { FIDELITY_DPI, TOLERANCES } from '../fidelity/index.js';
 
-// Checks a lossy candidate against the canvas before it may be used, stricter than the fidelity check on every
-// count: grey averaged over 100 dpi cells (the check renders at 100 dpi and averages raster pages to 50), off by
-// more than the vector tolerance (64, the raster one is 96), with no cell allowed (the check allows 24); and, for
-// JPEG, that every painted box pixel decodes black.
+// Checks a lossy candidate against the canvas before it may be used, stricter than the fidelity check: no cell
+// may differ at all (the check allows 24); palettes and JPEG are measured on 100 dpi cells at the vector
+// tolerance (64; the check averages raster pages to 50 dpi at 96), the 1-bit threshold on the check's own cells;
+// no visible ink may vanish (thin light strokes that cell averages miss); a JPEG's box pixels must decode black.
 
 /** A box's pixel rectangle on the canvas (inclusive-exclusive). */
 export interface PixelRect {
@@ -75,4 +75,46 @@ export function boxesStayBlack(pixels: Uint32Array, decoded: Uint32Array, width:
     }
   }
   return true;
+}
+
+/** Grey darker than this is visible ink on paper. */
+export const VISIBLE = 208;
+
+/**
+ * Cells (100 dpi) holding visible ink in the canvas with no ink of the candidate in them or next to them: ink a
+ * threshold or palette erased (light grey text, faint rules), which cell averages over thin strokes can miss.
+ */
+export function erasedInkCells(pixels: Uint32Array, width: number, height: number, dpi: number, inked: (index: number) => boolean): number {
+  const cell = Math.max(1, Math.round(dpi / FIDELITY_DPI));
+  const columns = Math.ceil(width / cell);
+  const rows = Math.ceil(height / cell);
+  const ink = new Uint8Array(columns * rows);
+  const kept = new Uint8Array(columns * rows);
+  for (let y = 0; y < height; y += 1) {
+    const row = Math.floor(y / cell) * columns;
+    for (let x = 0; x < width; x += 1) {
+      const index = y * width + x;
+      const value = pixels[index] as number;
+      if (value === -1 || value === 0xffffffff) continue;
+      const at = row + Math.floor(x / cell);
+      if (greyOf(value) < VISIBLE) ink[at] = 1;
+      if (inked(index)) kept[at] = 1;
+    }
+  }
+  let erased = 0;
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < columns; column += 1) {
+      if (!ink[row * columns + column]) continue;
+      let near = false;
+      for (let dy = -1; dy <= 1 && !near; dy += 1) {
+        for (let dx = -1; dx <= 1 && !near; dx += 1) {
+          const r = row + dy;
+          const c = column + dx;
+          if (r >= 0 && r < rows && c >= 0 && c < columns && kept[r * columns + c]) near = true;
+        }
+      }
+      if (!near) erased += 1;
+    }
+  }
+  return erased;
 }

@@ -2,7 +2,7 @@ import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import type { BurnSettings, PageImageEncoding } from '../../../main/common/export-tasks.js';
 import { stripJpegMetadata } from '../metadata/jpeg.js';
 import { encodeBilevel, isBlack, looksBilevel } from './bilevel.js';
-import { THRESHOLD, boxesStayBlack, differingCells, greyOf, type PixelRect } from './guard.js';
+import { THRESHOLD, VISIBLE, boxesStayBlack, differingCells, erasedInkCells, greyOf, type PixelRect } from './guard.js';
 import { exactColours, frequentPalette, packIndexed, packRgb, paletteBytes } from './palette.js';
 import { writeFlateImage } from './stored.js';
 
@@ -73,14 +73,15 @@ export async function encodePageImage(canvas: Canvas, settings: BurnSettings, bo
   if (settings.imageMode !== 'color' && looksBilevel(pixels, width, height)) {
     // Thresholding may lose nothing the fidelity check would see (light grey text, thin coloured rules).
     const lost = differingCells(pixels, width, height, settings.dpi, (index) => (isBlack(pixels[index] as number) ? 0 : 255), THRESHOLD);
-    if (lost === 0) return g4();
+    const erased = erasedInkCells(pixels, width, height, settings.dpi, (index) => isBlack(pixels[index] as number));
+    if (lost === 0 && erased === 0) return g4();
   }
   if (palette) {
     const packed = packIndexed(pixels, width, height, palette);
     const exact: EncodedImage = { bytes: writeFlateImage({ palette: paletteBytes(palette), bits: packed.bits, data: packed.data }), encoding: 'flate', width, height };
     if (exact.bytes.length <= PAGE_BUDGET || palette.length <= 16) return exact;
-    // Over budget at 8 bits: 4 or 16 colours may do, guarded like any lossy form.
-    const reduced = reducedPalette(pixels, width, height, settings.dpi, [4, 16]);
+    // Over budget at 8 bits: 4, 8 or 16 colours may do (fewer colours compress better at the same depth), guarded like any lossy form.
+    const reduced = reducedPalette(pixels, width, height, settings.dpi, [4, 8, 16]);
     return reduced && reduced.bytes.length < exact.bytes.length ? reduced : exact;
   }
   const photos = photoShare(pixels, width, height) >= PHOTO_SHARE;
@@ -104,15 +105,16 @@ export async function encodePageImage(canvas: Canvas, settings: BurnSettings, bo
 }
 
 /**
- * Text pages with more than 256 colours (antialiased coloured text): the most frequent 16, else 256, colours,
+ * Text pages with more than 256 colours (antialiased coloured text): the fewest of the most frequent colours,
  * every pixel mapped to the nearest, kept only when the guard sees no difference.
  */
-function reducedPalette(pixels: Uint32Array, width: number, height: number, dpi: number, sizes = [4, 16, 256]): EncodedImage | null {
+function reducedPalette(pixels: Uint32Array, width: number, height: number, dpi: number, sizes = [4, 8, 16, 256]): EncodedImage | null {
   for (const size of sizes) {
     const reduced = frequentPalette(pixels, size);
     if (!reduced) return null;
     const { mapped, palette } = reduced;
     if (differingCells(pixels, width, height, dpi, (index) => greyOf(mapped[index] as number)) > 0) continue;
+    if (erasedInkCells(pixels, width, height, dpi, (index) => greyOf(mapped[index] as number) < VISIBLE) > 0) continue;
     const packed = packIndexed(mapped, width, height, palette);
     return { bytes: writeFlateImage({ palette: paletteBytes(palette), bits: packed.bits, data: packed.data }), encoding: 'flate', width, height };
   }
