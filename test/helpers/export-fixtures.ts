@@ -31,6 +31,7 @@ import { WorkerPool } from '../../main/jobs/pool.js';
 import { createCase, startInstance, tempDir, uploadDocuments, type TestInstance } from './instance.js';
 import { dataOf, getUrl } from './integration-support.js';
 import { createBoxes, type BoxItem } from './v1-redactions-support.js';
+import { testSans } from './canvas-font.js';
 
 // The leak corpus: documents made here, with the words each redaction covers and the words that must stay.
 // Every secret is a made-up word that occurs nowhere else, so finding it anywhere in an output is a leak.
@@ -332,7 +333,7 @@ function paintText(width: number, height: number, lines: DrawnLine[], size: numb
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
   context.fillStyle = '#000000';
-  context.font = `${size}px sans-serif`;
+  context.font = `${size}px ${testSans()}`;
   const words: PageWord[] = [];
   for (const line of lines) {
     context.fillText(line.text, line.x, line.baseline);

@@ -1,5 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { expect, test } from './support/fixtures.js';
+import { testSans } from '../helpers/canvas-font.js';
 
 // An image document is laid out like a PDF page: the stage column takes the width between the (absent)
 // thumbnails and the tools, and the picture is fitted to it.
@@ -10,7 +11,7 @@ test('a JPEG document fills the stage like a PDF page', async ({ admin, signedIn
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, 1200, 1600);
   context.fillStyle = '#000000';
-  context.font = '48px sans-serif';
+  context.font = `48px ${testSans()}`;
   context.fillText('Photographed receipt', 100, 200);
   const created = await admin.createCase(`JPEG case ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'receipt.jpg', bytes: canvas.toBuffer('image/jpeg') }]);

@@ -4,6 +4,7 @@ import { ApiClient } from './support/api.js';
 import { dragBox, screenPoint } from './support/dom.js';
 import { expect, saveScreenshot, test } from './support/fixtures.js';
 import { scannedPdf, textPdf } from './support/pdfs.js';
+import { testSans } from '../helpers/canvas-font.js';
 
 interface StoredBox {
   redaction_id: string;
@@ -273,7 +274,7 @@ test('an image document is redacted in its own pixels', async ({ admin, signedIn
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, 800, 600);
   context.fillStyle = '#000000';
-  context.font = '40px sans-serif';
+  context.font = `40px ${testSans()}`;
   context.fillText('Plate number QX-4471', 60, 120);
   const created = await admin.createCase(`Image case ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'photo.png', bytes: canvas.toBuffer('image/png') }]);

@@ -22,11 +22,17 @@ const LINES: Line[] = [
 const WITHHELD = [SSN, '3390', 'Alvarez', 'Maria', BADGE];
 const KEPT = ['REQUEST', 'Requester', 'Subject', 'parks', 'department', 'budget', 'records', 'officer', 'badge', 'assigned'];
 
+test.afterEach(async ({ admin }) => {
+  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
+});
+
 test('sign in → case → upload → OCR → detection → accept → B6 box → save → zip export → nothing withheld leaks', async ({ page, server, admin }) => {
   test.setTimeout(240_000);
   // The whole path exports an unreviewed case: the release safeguards (release.spec.ts) are turned off.
   const off = { pending_suggestions: false, unprocessed_documents: false, case_approved: false, separation_of_duties: false, changed_after_approval: false };
   await admin.expect(200, 'PATCH', '/api/v1/release-settings', { safeguards: off });
+  // This path clicks OCR and Detect itself; automatic processing (on by default) would run them first.
+  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
   await signInThroughForm(page, server.username, server.password);
 
   // Create the case.

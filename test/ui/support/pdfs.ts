@@ -1,6 +1,7 @@
 // PDFs for the UI tests, made here so each test knows exactly what text is where.
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { testSans } from '../../helpers/canvas-font.js';
 
 export const PAGE = { width: 612, height: 792 } as const;
 
@@ -37,7 +38,7 @@ export async function scannedPdf(pages: Line[][], dpi = 200): Promise<Buffer> {
     context.fillRect(0, 0, canvas.width, canvas.height);
     context.fillStyle = '#000000';
     for (const line of lines) {
-      context.font = `${Math.round(line.size * pixelsPerPoint)}px sans-serif`;
+      context.font = `${Math.round(line.size * pixelsPerPoint)}px ${testSans()}`;
       context.fillText(line.text, line.x * pixelsPerPoint, (PAGE.height - line.y) * pixelsPerPoint);
     }
     const image = await document.embedPng(canvas.toBuffer('image/png'));
@@ -52,7 +53,7 @@ export function wordBox(line: Line, word: string): { x1: number; x2: number; y1:
   const index = line.text.indexOf(word);
   if (index < 0) throw new Error(`"${word}" is not on the line "${line.text}"`);
   const context = createCanvas(10, 10).getContext('2d');
-  context.font = `${line.size}px sans-serif`;
+  context.font = `${line.size}px ${testSans()}`;
   const before = context.measureText(line.text.slice(0, index)).width;
   const width = context.measureText(word).width;
   return { x1: line.x + before, x2: line.x + before + width, y1: line.y - line.size * 0.3, y2: line.y + line.size * 0.85 };
