@@ -45,6 +45,8 @@ describe('SIGKILL during an OCR job', () => {
 
     server = await startServer(dataDir, ['--no-rate-limits']);
     const base = server.url;
+    // This test runs its own OCR job; automatic processing (on by default) would run another on the upload.
+    await api(base, key, 'PATCH', '/processing-settings', z.object({ auto_process: z.boolean() }), { auto_process: false });
     const created = await api(base, key, 'POST', '/cases', z.object({ id: z.string() }), { name: 'OCR crash' });
     const session = await api(base, key, 'POST', `/cases/${created.id}/upload-sessions`, z.object({ id: z.string(), files: z.array(z.object({ upload_url: z.string() })) }), {
       files: [{ name: 'scan.pdf', size: bytes.length }],

@@ -101,7 +101,8 @@ export function requestArbitrary(routes: readonly RegisteredRoute[]): fc.Arbitra
   return fc.oneof(...perRoute);
 }
 
-const APP_SURFACE = /^\/(api\/(auth|redactions)|ocr|ai-summary)(\/|\?|$)/;
+// The application API: sign-in, redactions, the viewer's page preview, OCR text and summaries.
+const APP_SURFACE = /^\/(api\/(auth|redactions|documents)|ocr|ai-summary)(\/|\?|$)/;
 const EnvelopeError = z.object({ error: z.object({ code: z.string().min(1), message: z.string() }).loose(), request_id: z.string().min(1) });
 const AppError = z.object({ success: z.literal(false), error: z.string(), message: z.string(), code: z.string().min(1), request_id: z.string().min(1) }).loose();
 const EnvelopeData = z.union([z.object({ data: z.unknown(), request_id: z.string().min(1) }).loose(), z.object({ data: z.array(z.unknown()), cursor: z.string().nullable(), request_id: z.string().min(1) })]);

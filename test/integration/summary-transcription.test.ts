@@ -178,8 +178,8 @@ describe('transcription jobs', () => {
     const detection = completed<DetectionResult>(await runJob(h.instance, documentId, 'detection'));
     expect(detection).toMatchObject({ unit: 'seconds', suggested: 0, suggestions: [], note: expect.stringMatching(/time spans/) });
     expect(detection.time_spans).toEqual([
-      { entity: 'person_name', page: 1, start: 1.6, end: 3.2, score: 0.85 },
-      { entity: 'phone', page: 2, start: 4.6, end: 7, score: 0.9 },
+      { entity: 'person_name', page: 1, start: 1.6, end: 3.2, score: expect.any(Number) },
+      { entity: 'phone', page: 2, start: 4.6, end: 7, score: expect.any(Number) },
     ]);
     const summary = completed<SummaryResult>(await runJob(h.instance, documentId, 'summary', { sentences: 1 }));
     expect(summary.summary).toMatch(/^(Hello, this is Officer Dana Whitfield\.|My phone number is 217 555 0143\.|The suspect fled north\.)$/);

@@ -40,7 +40,13 @@ async function open(runtime: Runtime, sha256: string, password: string, probe: b
 
 /** Whether a stored PDF opens only with a password (an empty user password opens without one). */
 export async function needsPassword(runtime: Runtime, sha256: string): Promise<boolean> {
-  return (await open(runtime, sha256, '', true)).status === 'needs_password';
+  try {
+    return (await open(runtime, sha256, '', true)).status === 'needs_password';
+  } catch {
+    // A probe that could not finish (a file over a parser limit, a stopped thread) never refuses the upload:
+    // the document is stored, and its jobs report what is wrong with the file by name.
+    return false;
+  }
 }
 
 /**
