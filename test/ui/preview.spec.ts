@@ -53,10 +53,6 @@ function popplerGrey(bytes: Buffer, width: number, height: number): Grey {
 test.beforeEach(async ({ admin }) => {
   await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
 });
-test.afterEach(async ({ admin }) => {
-  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
-});
-
 test('preview as released shows the burned page, matching the exported page', async ({ admin, signedIn: page }, testInfo) => {
   test.setTimeout(120_000);
   const off = { pending_suggestions: false, unprocessed_documents: false, case_approved: false, separation_of_duties: false, changed_after_approval: false };

@@ -22,10 +22,6 @@ function pages(): Line[][] {
 test.beforeEach(async ({ admin }) => {
   await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
 });
-test.afterEach(async ({ admin }) => {
-  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
-});
-
 test('a 500-page document scrolls continuously with a bounded number of rendered pages', async ({ admin, signedIn: page }, testInfo) => {
   test.setTimeout(120_000);
   const created = await admin.createCase(`Long document ${Date.now()}`);

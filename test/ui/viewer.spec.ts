@@ -40,10 +40,6 @@ const LETTER = [
 test.beforeEach(async ({ admin }) => {
   await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
 });
-test.afterEach(async ({ admin }) => {
-  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
-});
-
 async function openDocument(admin: ApiClient, title: string) {
   const created = await admin.createCase(`${title} ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'letter.pdf', bytes: await textPdf(LETTER) }]);

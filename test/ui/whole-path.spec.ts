@@ -22,10 +22,6 @@ const LINES: Line[] = [
 const WITHHELD = [SSN, '3390', 'Alvarez', 'Maria', BADGE];
 const KEPT = ['REQUEST', 'Requester', 'Subject', 'parks', 'department', 'budget', 'records', 'officer', 'badge', 'assigned'];
 
-test.afterEach(async ({ admin }) => {
-  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
-});
-
 test('sign in → case → upload → OCR → detection → accept → B6 box → save → zip export → nothing withheld leaks', async ({ page, server, admin }) => {
   test.setTimeout(240_000);
   // The whole path exports an unreviewed case: the release safeguards (release.spec.ts) are turned off.

@@ -25,10 +25,6 @@ interface StoredBox {
 test.beforeEach(async ({ admin }) => {
   await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: false });
 });
-test.afterEach(async ({ admin }) => {
-  await admin.expect(200, 'PATCH', '/api/v1/processing-settings', { auto_process: true });
-});
-
 test('dragging with the Words tool redacts the words touched, one box per line, snapped to them', async ({ admin, signedIn: page }) => {
   const created = await admin.createCase(`Words case ${Date.now()}`);
   const [document] = await admin.upload(created.id, [{ name: 'permit.pdf', bytes: await textPdf([LINES]) }]);
