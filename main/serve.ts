@@ -8,8 +8,7 @@ import { startScheduler } from './jobs/scheduler.js';
 import { startWebhookDispatcher } from './jobs/webhooks.js';
 import { WatchedFolders } from './jobs/watched-folders/manager.js';
 import { startIntake } from './services/intake/index.js';
-import { usePasswordPool } from './services/pdf-password/index.js';
-import { usePreviewPool } from './services/page-preview/index.js';
+import { useServicePool } from './jobs/service-pool.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -55,10 +54,8 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
   const exportRunner = startExportRunner(runtime, pool);
   // E-mail, Office and text files become PDF documents (with their attachments as children) on the same pool.
   const intake = await startIntake(runtime, pool);
-  // Password-protected PDFs are probed and decrypted on the same pool.
-  usePasswordPool(pool);
-  // Pages previewed as released are burned on it too.
-  usePreviewPool(pool);
+  // Password-protected PDFs are probed and decrypted, and pages previewed as released burned, on it too.
+  useServicePool(pool);
   // Watching starts in the background: a large tree or an unmounted share must not delay serving.
   const watchedFolders = new WatchedFolders(runtime);
   watchedFolders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
@@ -79,8 +76,7 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
         // Running exports are stopped and go back to pending; then the shared threads end.
         await exportRunner.stop();
         await intake.stop();
-        usePasswordPool(null);
-        usePreviewPool(null);
+        useServicePool(null);
         await pool.destroy();
         // Attempts in flight are recorded as interrupted and sent again at the next start.
         await webhooks.stop();

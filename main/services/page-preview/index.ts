@@ -12,7 +12,7 @@ import { listDocumentPages } from '../../db/queries/document-pages.js';
 import type { Executor } from '../../db/queries/executor.js';
 import { listDocumentRedactions } from '../../db/queries/redactions.js';
 import { settingsOf } from '../../jobs/export-build.js';
-import { WorkerPool } from '../../jobs/pool.js';
+import { servicePool } from '../../jobs/service-pool.js';
 import type { Runtime } from '../../runtime.js';
 import type { ServiceContext } from '../context.js';
 import { requireDocument } from '../documents.js';
@@ -26,19 +26,6 @@ const PageWords = z.array(PageWord);
 /** A preview that takes longer than this is given up (the page is too large, or the pool too busy). */
 const PREVIEW_TIMEOUT_MS = 120_000;
 
-let shared: WorkerPool | null = null;
-let own: WorkerPool | null = null;
-
-/** The instance's shared pool (serve.ts); without one (a bare HTTP server) a one-thread pool of its own. */
-export function usePreviewPool(pool: WorkerPool | null): void {
-  shared = pool;
-}
-
-function pool(): WorkerPool {
-  if (shared) return shared;
-  own ??= new WorkerPool(1);
-  return own;
-}
 
 interface PreviewPlan {
   source: ExportSource;
@@ -91,10 +78,10 @@ export async function previewPage(runtime: Runtime, ctx: ServiceContext, documen
   try {
     const burned =
       plan.request || plan.isImage
-        ? await pool().run({ kind: 'export-burn', exportId: 0, source: plan.source, pages: plan.request ? [plan.request] : [], allPages: plan.isImage, settings, workPrefix }, { signal, onProgress })
+        ? await servicePool().run({ kind: 'export-burn', exportId: 0, source: plan.source, pages: plan.request ? [plan.request] : [], allPages: plan.isImage, settings, workPrefix }, { signal, onProgress })
         : null;
     const outputPath = `${workPrefix}-out.pdf`;
-    await pool().run(
+    await servicePool().run(
       { kind: 'export-assemble', exportId: 0, outputPath, cover: null, documents: [{ source: plan.source, pageCount: burned?.pageCount ?? null, burned: burned?.pages ?? [] }], settings, workPrefix, stamps: null },
       { signal, onProgress },
     );

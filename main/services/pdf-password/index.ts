@@ -9,29 +9,16 @@ import type { Executor } from '../../db/queries/executor.js';
 import { listUploadFiles } from '../../db/queries/upload-files.js';
 import { findUploadSession } from '../../db/queries/upload-sessions.js';
 import type { Document } from '../../common/schemas/documents.js';
-import { WorkerPool } from '../../jobs/pool.js';
+import { servicePool } from '../../jobs/service-pool.js';
 import type { Runtime } from '../../runtime.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
 import { requireDocument, toDocument } from '../documents.js';
 import { resumeAutoProcessing } from '../auto-processing/index.js';
 
-let shared: WorkerPool | null = null;
-let own: WorkerPool | null = null;
-
-/** The instance's shared pool (serve.ts); without one (a bare HTTP server) a one-thread pool of its own. */
-export function usePasswordPool(pool: WorkerPool | null): void {
-  shared = pool;
-}
-
-function pool(): WorkerPool {
-  if (shared) return shared;
-  own ??= new WorkerPool(1);
-  return own;
-}
 
 async function open(runtime: Runtime, sha256: string, password: string, probe: boolean): Promise<PdfPasswordOutcome> {
-  const result = await pool().run(
+  const result = await servicePool().run(
     { kind: 'pdf-password', blobPath: runtime.blobs.pathFor(sha256), password, probe },
     { signal: AbortSignal.timeout(10 * 60_000), onProgress: () => undefined },
   );
