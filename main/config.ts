@@ -59,6 +59,8 @@ export const ConfigSchema = z.strictObject({
       maxAttempts: z.number().int().min(1).default(3),
     })
     .prefault({}),
+  /** Several processes on one database: a job's or export's lease, renewed while it runs; an expired one is taken back. */
+  leases: z.strictObject({ seconds: z.number().min(1).max(3600).default(30) }).prefault({}),
   /** Exports: one running past the limit is stopped and fails; one interrupted by restarts this often fails. */
   exports: z
     .strictObject({

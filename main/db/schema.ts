@@ -321,6 +321,9 @@ export interface JobsTable {
   started_at: string | null;
   finished_at: string | null;
   updated_at: string;
+  /** Process running the job (main/cluster/identity.ts) and until when its lease holds; null while not running. */
+  lease_owner: Generated<string | null>;
+  lease_expires_at: Generated<string | null>;
 }
 
 export interface DocumentPagesTable {
@@ -495,6 +498,9 @@ export interface ExportsTable {
   updated_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** Process building the export and until when its lease holds (migration 17). */
+  lease_owner: Generated<string | null>;
+  lease_expires_at: Generated<string | null>;
   /** release: for the requester; internal: the case record (csv, json, zip with options.audience internal). */
   audience: Generated<'release' | 'internal'>;
   /** Set when a release completes: 1, 2, … per case. */
@@ -666,6 +672,32 @@ export interface Database {
   release_pages: ReleasePagesTable;
   search_pages: SearchPagesTable;
   search_stale: SearchStaleTable;
+  runner_locks: RunnerLocksTable;
+  shared_epochs: SharedEpochsTable;
+  throttle_entries: ThrottleEntriesTable;
+}
+
+/** One owner at a time for a singleton runner on SQLite (main/db/locks.ts). */
+export interface RunnerLocksTable {
+  name: string;
+  owner: string;
+  expires_at: string;
+}
+
+/** Counters every process reads to know that rows it caches changed in another process. */
+export interface SharedEpochsTable {
+  name: string;
+  epoch: number;
+}
+
+/** Failed sign-in counts shared by every process (main/services/login-throttle.ts); times in epoch ms. */
+export interface ThrottleEntriesTable {
+  scope: string;
+  name: string;
+  failures: number;
+  blocked_until: number;
+  last_failure: number;
+  locked: number;
 }
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { onExportChanged } from '../db/change-signals.js';
+import { findExportById, renewExportLeases } from '../db/queries/exports.js';
+import { processIdentity } from '../cluster/identity.js';
+import { leaseExpiry, type LeaseTerms } from '../services/jobs.js';
 import type { ExportRow } from '../db/schema.js';
 import type { Runtime } from '../runtime.js';
 import type { StagedBlob } from '../services/blob-store.js';
@@ -9,8 +12,8 @@ import { ExportNotPossible, gatherExportMaterial } from '../services/export-mate
 import {
   claimNextExport,
   completeExport,
-  exportStatus,
   failExport,
+  recoverInterruptedExports,
   requeueStoppedExport,
   setExportProgress,
 } from '../services/exports.js';
@@ -47,7 +50,10 @@ export class ExportRunner {
   private stopped = false;
   private readonly passes = new CoalescedPass(() => this.fill(), () => this.stopped, 'export runner failed to claim exports');
   private readonly timer: NodeJS.Timeout;
+  private readonly leaseTimer: NodeJS.Timeout;
+  private leaseWork: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
+  private readonly lease: LeaseTerms;
 
   constructor(
     private readonly runtime: Runtime,
@@ -55,6 +61,12 @@ export class ExportRunner {
     options: ExportRunnerOptions = {},
   ) {
     this.concurrency = options.concurrency ?? runtime.config.exports.concurrency;
+    this.lease = { owner: processIdentity(), seconds: runtime.config.leases.seconds };
+    // Renewed at a third of the lease; lapsed leases of other processes are taken back on the same beat.
+    this.leaseTimer = setInterval(() => {
+      this.leaseWork = this.leaseWork.then(() => this.tendLeases()).catch((error: unknown) => console.error('export runner could not renew its leases:', error));
+    }, (this.lease.seconds * 1000) / 3);
+    this.leaseTimer.unref();
     this.unsubscribe = onExportChanged((id) => setImmediate(() => this.changed(id)));
     this.timer = setInterval(() => {
       this.wake();
@@ -70,12 +82,21 @@ export class ExportRunner {
     await this.passes.settled();
   }
 
+  private async tendLeases(): Promise<void> {
+    const { db, clock, config } = this.runtime;
+    if (this.stopped) return;
+    await renewExportLeases(db, this.lease.owner, leaseExpiry(clock, this.lease.seconds));
+    const recovered = await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
+    if (recovered.requeued > 0) this.wake();
+  }
+
   private changed(id: number): void {
     const entry = this.running.get(id);
     if (!entry) return this.wake();
-    exportStatus(this.runtime.db, id)
-      .then((status) => {
-        if (status !== 'processing' && entry.stopReason === null) {
+    findExportById(this.runtime.db, id)
+      .then((row) => {
+        // Cancelled, or the lease lapsed and another process builds it now: this attempt writes nothing.
+        if ((row?.status !== 'processing' || row.lease_owner !== this.lease.owner) && entry.stopReason === null) {
           entry.stopReason = 'cancelled';
           entry.controller.abort();
         }
@@ -90,7 +111,7 @@ export class ExportRunner {
 
   private async fill(): Promise<void> {
     while (!this.stopped && this.running.size < this.concurrency) {
-      const row = await this.runtime.db.transaction().execute((trx) => claimNextExport(trx, this.runtime.clock));
+      const row = await this.runtime.db.transaction().execute((trx) => claimNextExport(trx, this.runtime.clock, this.lease));
       if (!row) return;
       const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null };
       this.running.set(row.id, entry);
@@ -137,11 +158,11 @@ export class ExportRunner {
       await blobs.commit(built.staged);
       staged = null;
       await db.transaction().execute((trx) =>
-        completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary, built.release),
+        completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary, built.release, this.lease.owner),
       );
     } catch (error) {
       if (staged) await blobs.discard(staged).catch(() => undefined);
-      if (entry.stopReason === 'shutdown') await requeueStoppedExport(db, clock, row.id);
+      if (entry.stopReason === 'shutdown') await requeueStoppedExport(db, clock, row.id, this.lease.owner);
       else if (entry.stopReason !== 'cancelled') {
         const message =
           entry.stopReason === 'time_limit'
@@ -149,7 +170,7 @@ export class ExportRunner {
             : error instanceof ExportNotPossible
               ? `the export cannot run: ${error.message}`
               : `the export failed: ${failureDetail(error, this.runtime.dataDir)}`;
-        await db.transaction().execute((trx) => failExport(trx, clock, row.id, message));
+        await db.transaction().execute((trx) => failExport(trx, clock, row.id, message, this.lease.owner));
       }
     } finally {
       clearTimeout(timeout);
@@ -162,6 +183,8 @@ export class ExportRunner {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.leaseTimer);
+    await this.leaseWork;
     this.unsubscribe();
     await this.passes.settled();
     for (const entry of this.running.values()) {

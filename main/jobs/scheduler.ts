@@ -1,6 +1,8 @@
 import { onJobsQueued } from '../db/change-signals.js';
 import type { Runtime } from '../runtime.js';
-import { claimNextJob, completeJob, failJob, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
+import { claimNextJob, completeJob, failJob, leaseExpiry, recoverInterruptedJobs, requeueStoppedJob, setJobProgress, type ClaimedJob, type LeaseTerms } from '../services/jobs.js';
+import { renewJobLeases } from '../db/queries/jobs.js';
+import { processIdentity } from '../cluster/identity.js';
 import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
 import { CoalescedPass } from './coalesced-pass.js';
@@ -22,7 +24,8 @@ interface Running {
   controller: AbortController;
   done: Promise<void>;
   /** Why the task was aborted: the job's outcome depends on it. */
-  stopReason: 'time_limit' | 'shutdown' | null;
+  stopReason: 'time_limit' | 'shutdown' | 'lease_lost' | null;
+  claimedAt: number;
 }
 
 /**
@@ -36,7 +39,10 @@ export class JobScheduler {
   private stopped = false;
   private readonly passes = new CoalescedPass(() => this.fill(), () => this.stopped, 'job scheduler failed to claim jobs');
   private readonly timer: NodeJS.Timeout;
+  private readonly leaseTimer: NodeJS.Timeout;
   private readonly unsubscribe: () => void;
+  private readonly lease: LeaseTerms;
+  private leaseWork: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly runtime: Runtime,
@@ -44,10 +50,35 @@ export class JobScheduler {
   ) {
     this.ownsPool = options.pool === undefined;
     this.pool = options.pool ?? new WorkerPool(options.poolSize);
+    this.lease = { owner: processIdentity(), seconds: runtime.config.leases.seconds };
     this.unsubscribe = onJobsQueued(() => setImmediate(() => this.wake()));
     this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.timer.unref();
+    // A third of the lease: two renewals may fail (a busy database) before the lease lapses.
+    this.leaseTimer = setInterval(() => {
+      this.leaseWork = this.leaseWork.then(() => this.tendLeases()).catch((error: unknown) => console.error('job scheduler could not renew its leases:', error));
+    }, (this.lease.seconds * 1000) / 3);
+    this.leaseTimer.unref();
     this.wake();
+  }
+
+  /**
+   * Renews the leases of the jobs this process runs; a job whose lease was lost (this process stalled past
+   * it and another took the job back) is aborted here and its outcome discarded. Then takes back the jobs of
+   * other processes whose leases lapsed, so work of a killed process resumes elsewhere.
+   */
+  private async tendLeases(): Promise<void> {
+    const { db, clock, config } = this.runtime;
+    if (this.stopped) return;
+    const held = new Set(await renewJobLeases(db, this.lease.owner, leaseExpiry(clock, this.lease.seconds)));
+    for (const [id, entry] of this.running) {
+      if (!held.has(id) && entry.stopReason === null && entry.claimedAt < Date.now() - 1000) {
+        entry.stopReason = 'lease_lost';
+        entry.controller.abort();
+      }
+    }
+    const recovered = await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
+    if (recovered.requeued > 0) this.wake();
   }
 
   /** Fills free threads with queued jobs; concurrent calls coalesce into one more pass. */
@@ -57,14 +88,14 @@ export class JobScheduler {
 
   private async fill(): Promise<void> {
     while (!this.stopped && this.running.size < this.pool.size) {
-      const claimed = await this.runtime.db.transaction().execute((trx) => claimNextJob(trx, this.runtime.clock));
+      const claimed = await this.runtime.db.transaction().execute((trx) => claimNextJob(trx, this.runtime.clock, this.lease));
       if (!claimed) return;
       this.start(claimed);
     }
   }
 
   private start(claimed: ClaimedJob): void {
-    const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null };
+    const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null, claimedAt: Date.now() };
     this.running.set(claimed.job.id, entry);
     entry.done = this.execute(claimed, entry)
       .catch((error: unknown) => console.error(`job ${claimed.job.id} could not be settled:`, error))
@@ -76,14 +107,15 @@ export class JobScheduler {
 
   private async execute({ job, blob }: ClaimedJob, entry: Running): Promise<void> {
     const { db, clock } = this.runtime;
+    const owner = this.lease.owner;
     if (!blob) {
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran'));
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran', 'running', owner));
       return;
     }
     // A PDF waiting for its password would only fail obscurely inside the worker.
     const locked = await passwordBlock(db, job.document_id, job.kind);
     if (locked) {
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`));
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`, 'running', owner));
       return;
     }
     let limitSeconds = 0;
@@ -111,17 +143,18 @@ export class JobScheduler {
         },
       });
       if (entry.stopReason) throw new Error('stopped');
-      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, result));
+      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, result, owner));
     } catch (error) {
+      if (entry.stopReason === 'lease_lost') return; // another process runs it now
       if (entry.stopReason === 'shutdown') {
-        await requeueStoppedJob(db, clock, job.id);
+        await requeueStoppedJob(db, clock, job.id, owner);
         return;
       }
       const message =
         entry.stopReason === 'time_limit'
           ? `the ${job.kind} job exceeded its time limit of ${limitSeconds} s (jobs.timeLimitSeconds.${job.kind}) and was stopped`
           : `the ${job.kind} job failed: ${failureDetail(error, this.runtime.dataDir)}`;
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, message));
+      await db.transaction().execute((trx) => failJob(trx, clock, job.id, message, 'running', owner));
     } finally {
       clearTimeout(timeout);
     }
@@ -132,7 +165,9 @@ export class JobScheduler {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.leaseTimer);
     this.unsubscribe();
+    await this.leaseWork;
     await this.passes.settled();
     for (const entry of this.running.values()) {
       entry.stopReason = 'shutdown';

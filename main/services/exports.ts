@@ -7,12 +7,15 @@ import { findDocumentsByIds } from '../db/queries/documents.js';
 import {
   findExport,
   findExportById,
-  findOldestPendingExport,
   insertExport,
   listExportsWithStatus,
   pageExports,
   updateExportIfStatus,
+  claimOldestPendingExport,
+  updateLeasedExport,
 } from '../db/queries/exports.js';
+import { leaseLapsed } from '../cluster/identity.js';
+import { DEFAULT_LEASE, leaseExpiry, type LeaseTerms } from './jobs.js';
 import type { PageRequest } from '../db/queries/page.js';
 import { DomainError, notFound, type ErrorDetail } from '../common/errors.js';
 import { LAYERS } from '../common/redaction-catalog.js';
@@ -262,13 +265,10 @@ function systemContext(row: ExportRow, clock: Clock): ServiceContext {
   return { actor: { type: 'system', id: 'exports', organizationId: row.organization_id }, requestId: null, clock };
 }
 
-/** Takes the oldest pending export and marks it processing (one more attempt). Call inside a transaction. */
-export async function claimNextExport(db: Executor, clock: Clock): Promise<ExportRow | null> {
-  const row = await findOldestPendingExport(db);
-  if (!row) return null;
-  const now = clock.now().toISOString();
-  if (!(await updateExportIfStatus(db, row.id, 'pending', { status: 'processing', attempts: row.attempts + 1, progress: 0, started_at: now, updated_at: now }))) return null;
-  return (await findExportById(db, row.id)) ?? null;
+/** Takes the oldest pending export and marks it processing under `lease` (one more attempt). Call inside a transaction. */
+export async function claimNextExport(db: Executor, clock: Clock, lease: LeaseTerms = DEFAULT_LEASE): Promise<ExportRow | null> {
+  const row = await claimOldestPendingExport(db, { owner: lease.owner, expiresAt: leaseExpiry(clock, lease.seconds), now: clock.now().toISOString() });
+  return row ?? null;
 }
 
 export async function exportStatus(db: Executor, id: number): Promise<ExportRow['status'] | null> {
@@ -308,11 +308,11 @@ export interface FinishedExportFile {
  * Records the verified file (its blob row first, in the same transaction) and writes `export.completed`.
  * Returns false when the export left `processing` meanwhile (cancelled): the caller then keeps no file.
  */
-export async function completeExport(db: Executor, clock: Clock, id: number, file: FinishedExportFile, summary: ExportSummary, release?: FinishedRelease): Promise<boolean> {
+export async function completeExport(db: Executor, clock: Clock, id: number, file: FinishedExportFile, summary: ExportSummary, release?: FinishedRelease, owner?: string): Promise<boolean> {
   const now = clock.now().toISOString();
-  // Checked first so that a cancelled export writes nothing, not even the blob row.
+  // Checked first so that a cancelled export writes nothing, not even the blob row; nor one whose lease another process took.
   const current = await findExportById(db, id);
-  if (current?.status !== 'processing') return false;
+  if (current?.status !== 'processing' || (owner !== undefined && current.lease_owner !== owner)) return false;
   if (release) await recordRelease(db, current, release);
   await insertBlobIfAbsent(db, file.sha256, file.size, now);
   const changed = await updateExportIfStatus(db, id, 'processing', {
@@ -332,9 +332,10 @@ export async function completeExport(db: Executor, clock: Clock, id: number, fil
 }
 
 /** Marks a processing export failed with a reason for the client and writes `export.failed`. */
-export async function failExport(db: Executor, clock: Clock, id: number, message: string): Promise<boolean> {
+export async function failExport(db: Executor, clock: Clock, id: number, message: string, owner?: string): Promise<boolean> {
   const now = clock.now().toISOString();
-  const changed = await updateExportIfStatus(db, id, 'processing', { status: 'failed', error_message: message, finished_at: now, updated_at: now });
+  const values = { status: 'failed' as const, error_message: message, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null };
+  const changed = owner === undefined ? await updateExportIfStatus(db, id, 'processing', values) : await updateLeasedExport(db, id, owner, values);
   if (changed) await recordOutcome(db, clock, id, 'failed');
   return changed;
 }
@@ -351,25 +352,30 @@ async function recordOutcome(db: Executor, clock: Clock, id: number, outcome: 'c
 }
 
 /** An export stopped by a clean shutdown goes back to pending; the interrupted attempt is not counted. */
-export async function requeueStoppedExport(db: Executor, clock: Clock, id: number): Promise<void> {
+export async function requeueStoppedExport(db: Executor, clock: Clock, id: number, owner: string = DEFAULT_LEASE.owner): Promise<void> {
   const row = await findExportById(db, id);
   if (!row) return;
-  await updateExportIfStatus(db, id, 'processing', { status: 'pending', progress: 0, attempts: Math.max(0, row.attempts - 1), started_at: null, updated_at: clock.now().toISOString() });
+  await updateLeasedExport(db, id, owner, { status: 'pending', progress: 0, attempts: Math.max(0, row.attempts - 1), started_at: null, updated_at: clock.now().toISOString(), lease_owner: null, lease_expires_at: null });
 }
 
 /**
- * At start-up: exports a dead process left `processing` go back to pending with their attempts kept, so an
- * export that kills the process every time fails after `maxAttempts` instead of looping.
+ * Exports whose lease lapsed (expired, or held by a gone process of this machine) go back to pending with
+ * their attempts kept, so an export that kills the process every time fails after `maxAttempts` instead of
+ * looping. Live leases of other processes are left alone. Runs at start and periodically.
  */
 export async function recoverInterruptedExports(db: Executor, clock: Clock, maxAttempts: number): Promise<{ requeued: number; failed: number }> {
   let requeued = 0;
   let failed = 0;
+  const now = clock.now();
   for (const row of await listExportsWithStatus(db, 'processing')) {
+    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, now)) continue;
     if (row.attempts >= maxAttempts) {
-      await failExport(db, clock, row.id, `interrupted ${row.attempts} times (the process stopped while it ran); not started again — retry it once the cause is fixed`);
-      failed += 1;
-    } else {
-      await updateExportIfStatus(db, row.id, 'processing', { status: 'pending', progress: 0, started_at: null, updated_at: clock.now().toISOString() });
+      const message = `interrupted ${row.attempts} times (the process stopped while it ran); not started again — retry it once the cause is fixed`;
+      if (await updateLeasedExport(db, row.id, row.lease_owner, { lease_owner: null, lease_expires_at: null })) {
+        await failExport(db, clock, row.id, message);
+        failed += 1;
+      }
+    } else if (await updateLeasedExport(db, row.id, row.lease_owner, { status: 'pending', progress: 0, started_at: null, updated_at: now.toISOString(), lease_owner: null, lease_expires_at: null })) {
       requeued += 1;
     }
   }

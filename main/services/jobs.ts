@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Executor } from '../db/queries/executor.js';
 import type { JobRow } from '../db/schema.js';
 import { findDocument } from '../db/queries/documents.js';
-import { findJob, findJobById, findOldestQueuedJob, insertJob, listJobsWithStatus, pageDocumentJobs, updateJobIfStatus } from '../db/queries/jobs.js';
+import { claimOldestQueuedJob, findJob, findJobById, insertJob, listJobsWithStatus, pageDocumentJobs, updateJobIfStatus, updateLeasedJob } from '../db/queries/jobs.js';
+import { leaseLapsed, processIdentity } from '../cluster/identity.js';
 import type { PageRequest } from '../db/queries/page.js';
 import { DomainError, notFound } from '../common/errors.js';
 import { JOB_OPTIONS, type Job, type StartableJobKind } from '../common/schemas/jobs.js';
@@ -87,19 +88,26 @@ export interface ClaimedJob {
   blob: { sha256: string; documentType: string } | null;
 }
 
-/** Takes the oldest queued job and marks it running (one more attempt). Call inside a transaction. */
-export async function claimNextJob(db: Executor, clock: Clock): Promise<ClaimedJob | null> {
-  let row = await findOldestQueuedJob(db);
-  // The claim is conditional (still queued): a job another claimant took in between is not ours to run.
-  for (;;) {
-    if (!row) return null;
-    const now = clock.now().toISOString();
-    if (await updateJobIfStatus(db, row.id, 'queued', { status: 'running', attempts: row.attempts + 1, started_at: now, updated_at: now, progress: 0 })) break;
-    row = await findOldestQueuedJob(db);
-  }
-  const job = await findJobById(db, row.id);
+/** Who claims, and for how long the lease holds before it must be renewed (config `leases.seconds`). */
+export interface LeaseTerms {
+  owner: string;
+  seconds: number;
+}
+
+export const DEFAULT_LEASE: LeaseTerms = { owner: processIdentity(), seconds: 30 };
+
+export function leaseExpiry(clock: Clock, seconds: number): string {
+  return new Date(clock.now().getTime() + seconds * 1000).toISOString();
+}
+
+/**
+ * Takes the oldest queued job and marks it running under `lease` (one more attempt). Call inside a
+ * transaction. One conditional statement: a job another claimant took is never handed out twice.
+ */
+export async function claimNextJob(db: Executor, clock: Clock, lease: LeaseTerms = DEFAULT_LEASE): Promise<ClaimedJob | null> {
+  const job = await claimOldestQueuedJob(db, { owner: lease.owner, expiresAt: leaseExpiry(clock, lease.seconds), now: clock.now().toISOString() });
   if (!job) return null;
-  const document = await findDocument(db, row.organization_id, row.document_id);
+  const document = await findDocument(db, job.organization_id, job.document_id);
   return { job, blob: document ? { sha256: document.sha256, documentType: document.document_type } : null };
 }
 
@@ -110,9 +118,11 @@ export async function setJobProgress(db: Executor, clock: Clock, id: number, pro
 }
 
 /** Stores the result and writes `job.completed`; a job no longer running (failed meanwhile) is left alone. */
-export async function completeJob(db: Executor, clock: Clock, id: number, result: object): Promise<void> {
+export async function completeJob(db: Executor, clock: Clock, id: number, result: object, owner?: string): Promise<void> {
   const now = clock.now().toISOString();
-  const changed = await updateJobIfStatus(db, id, 'running', { status: 'completed', progress: 1, result: JSON.stringify(result), error_message: null, finished_at: now, updated_at: now });
+  const values = { status: 'completed' as const, progress: 1, result: JSON.stringify(result), error_message: null, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null };
+  // With an owner: only while this process still holds the lease (it may have lapsed and gone to another).
+  const changed = owner === undefined ? await updateJobIfStatus(db, id, 'running', values) : await updateLeasedJob(db, id, owner, values);
   if (changed) {
     await recordOutcome(db, clock, id, 'completed');
     await advanceAutoProcessing(db, clock, id, 'completed');
@@ -120,9 +130,10 @@ export async function completeJob(db: Executor, clock: Clock, id: number, result
 }
 
 /** Marks a job failed with a message for the client and writes `job.failed`. */
-export async function failJob(db: Executor, clock: Clock, id: number, message: string, from: 'running' | 'queued' = 'running'): Promise<void> {
+export async function failJob(db: Executor, clock: Clock, id: number, message: string, from: 'running' | 'queued' = 'running', owner?: string | null): Promise<void> {
   const now = clock.now().toISOString();
-  const changed = await updateJobIfStatus(db, id, from, { status: 'failed', error_message: message, finished_at: now, updated_at: now });
+  const values = { status: 'failed' as const, error_message: message, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null };
+  const changed = owner === undefined || from !== 'running' ? await updateJobIfStatus(db, id, from, values) : await updateLeasedJob(db, id, owner, values);
   if (changed) {
     await recordOutcome(db, clock, id, 'failed');
     await advanceAutoProcessing(db, clock, id, 'failed');
@@ -142,25 +153,28 @@ async function recordOutcome(db: Executor, clock: Clock, id: number, outcome: 'c
 }
 
 /** A job stopped by a shutdown goes back to the queue; the interrupted attempt is not counted. */
-export async function requeueStoppedJob(db: Executor, clock: Clock, id: number): Promise<void> {
+export async function requeueStoppedJob(db: Executor, clock: Clock, id: number, owner: string = DEFAULT_LEASE.owner): Promise<void> {
   const row = await findJobById(db, id);
   if (!row) return;
-  await updateJobIfStatus(db, id, 'running', { status: 'queued', progress: 0, attempts: Math.max(0, row.attempts - 1), started_at: null, updated_at: clock.now().toISOString() });
+  const values = { status: 'queued' as const, progress: 0, attempts: Math.max(0, row.attempts - 1), started_at: null, updated_at: clock.now().toISOString(), lease_owner: null, lease_expires_at: null };
+  await updateLeasedJob(db, id, owner, values);
 }
 
 /**
- * At start-up: jobs a dead process left `running` go back to the queue with their attempts kept, so a job
- * that kills its process every time stops after `maxAttempts` and fails instead of looping.
+ * Jobs whose lease lapsed (expired, or held by a process of this machine that is gone) go back to the queue
+ * with their attempts kept, so a job that kills its process every time stops after `maxAttempts` and fails
+ * instead of looping. A live lease of another process is left alone. Runs at start and periodically.
  */
 export async function recoverInterruptedJobs(db: Executor, clock: Clock, maxAttempts: number): Promise<{ requeued: number; failed: number }> {
   let requeued = 0;
   let failed = 0;
+  const now = clock.now();
   for (const row of await listJobsWithStatus(db, 'running')) {
+    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, now)) continue;
     if (row.attempts >= maxAttempts) {
-      await failJob(db, clock, row.id, `interrupted ${row.attempts} times (the process stopped while it ran); not retried again`);
+      await failJob(db, clock, row.id, `interrupted ${row.attempts} times (the process stopped while it ran); not retried again`, 'running', row.lease_owner);
       failed += 1;
-    } else {
-      await updateJobIfStatus(db, row.id, 'running', { status: 'queued', progress: 0, started_at: null, updated_at: clock.now().toISOString() });
+    } else if (await updateLeasedJob(db, row.id, row.lease_owner, { status: 'queued', progress: 0, started_at: null, updated_at: now.toISOString(), lease_owner: null, lease_expires_at: null })) {
       requeued += 1;
     }
   }

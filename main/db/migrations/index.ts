@@ -13,6 +13,7 @@ import { intake } from './013-intake.js';
 import { searchIndex } from './012-search-index.js';
 import { templateMinScore } from './014-template-min-score.js';
 import { autoProcessing, documentPasswords, searchStaleTriggers } from './016-document-passwords.js';
+import { sharedServer } from './017-shared-server.js';
 
 export interface Migration {
   version: number;
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'intake', up: intake },
   { version: 14, name: 'template-min-score', up: templateMinScore },
   { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing + searchStaleTriggers },
+  { version: 17, name: 'shared-server', up: sharedServer },
 ];

@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { ExportsTable } from '../schema.js';
 import { noteExportChanged } from '../change-signals.js';
 import type { Executor } from './executor.js';
+import { skipsLockedRows, type LeaseValues } from './jobs.js';
 import { fetchPage, type PageRequest } from './page.js';
 
 type ExportStatus = ExportsTable['status'];
@@ -48,6 +49,37 @@ export async function updateExportIfStatus(
 ): Promise<boolean> {
   const statuses = typeof expected === 'string' ? [expected] : [...expected];
   const result = await db.updateTable('exports').set(values).where('id', '=', id).where('status', 'in', statuses).executeTakeFirst();
+  const changed = result.numUpdatedRows > 0n;
+  if (changed && values.status !== undefined) noteExportChanged(id);
+  return changed;
+}
+
+/** Takes the oldest pending export for the lease's owner (pending → processing, one more attempt); or undefined. */
+export async function claimOldestPendingExport(db: Executor, lease: LeaseValues) {
+  let oldest = db.selectFrom('exports as pending').select('pending.id').where('pending.status', '=', 'pending').orderBy('pending.id').limit(1);
+  if (skipsLockedRows(db)) oldest = oldest.forUpdate().skipLocked();
+  const row = await db
+    .updateTable('exports')
+    .set((eb) => ({ status: 'processing', attempts: eb('attempts', '+', 1), progress: 0, started_at: lease.now, updated_at: lease.now, lease_owner: lease.owner, lease_expires_at: lease.expiresAt }))
+    .where('id', '=', oldest)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  if (row) noteExportChanged(row.id);
+  return row;
+}
+
+/** Extends the leases of every export `owner` builds; returns the ids it still holds. */
+export async function renewExportLeases(db: Executor, owner: string, expiresAt: string): Promise<number[]> {
+  const rows = await db.updateTable('exports').set({ lease_expires_at: expiresAt }).where('status', '=', 'processing').where('lease_owner', '=', owner).returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** Changes a processing export only while `owner` (null: no lease) still holds it. */
+export async function updateLeasedExport(db: Executor, id: number, owner: string | null, values: Updateable<ExportsTable>): Promise<boolean> {
+  let query = db.updateTable('exports').set(values).where('id', '=', id).where('status', '=', 'processing');
+  query = owner === null ? query.where('lease_owner', 'is', null) : query.where('lease_owner', '=', owner);
+  const result = await query.executeTakeFirst();
   const changed = result.numUpdatedRows > 0n;
   if (changed && values.status !== undefined) noteExportChanged(id);
   return changed;

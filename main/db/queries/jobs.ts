@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { PostgresAdapter, type Insertable, type Updateable } from 'kysely';
 import type { JobsTable } from '../schema.js';
 import { noteJobSettled, noteJobsQueued } from '../change-signals.js';
 import type { Executor } from './executor.js';
@@ -27,6 +27,53 @@ export function pageDocumentJobs(db: Executor, organizationId: number, documentI
 /** The oldest queued job of any organization, or undefined. */
 export function findOldestQueuedJob(db: Executor) {
   return db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('id').limit(1).executeTakeFirst();
+}
+
+/**
+ * The one dialect question of the queues: PostgreSQL claims with `FOR UPDATE SKIP LOCKED` (several writers
+ * at once), SQLite has one writer at a time, so its plain conditional claim is already exclusive.
+ */
+export function skipsLockedRows(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+export interface LeaseValues {
+  owner: string;
+  expiresAt: string;
+  now: string;
+}
+
+/** Takes the oldest queued job for `owner` (queued → running, one more attempt) in one statement; or undefined. */
+export async function claimOldestQueuedJob(db: Executor, lease: LeaseValues) {
+  let oldest = db.selectFrom('jobs as queued').select('queued.id').where('queued.status', '=', 'queued').orderBy('queued.id').limit(1);
+  if (skipsLockedRows(db)) oldest = oldest.forUpdate().skipLocked();
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), started_at: lease.now, updated_at: lease.now, progress: 0, lease_owner: lease.owner, lease_expires_at: lease.expiresAt }))
+    .where('id', '=', oldest)
+    .where('status', '=', 'queued')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Extends the leases of every job `owner` runs; returns the ids it still holds. */
+export async function renewJobLeases(db: Executor, owner: string, expiresAt: string): Promise<number[]> {
+  const rows = await db.updateTable('jobs').set({ lease_expires_at: expiresAt }).where('status', '=', 'running').where('lease_owner', '=', owner).returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Gives a running job's lease back (to the queue, or failed) only while `owner` still holds it, so two
+ * processes judging the same expired lease cannot both act on it.
+ */
+export async function updateLeasedJob(db: Executor, id: number, owner: string | null, values: Updateable<JobsTable>): Promise<boolean> {
+  let query = db.updateTable('jobs').set(values).where('id', '=', id).where('status', '=', 'running');
+  query = owner === null ? query.where('lease_owner', 'is', null) : query.where('lease_owner', '=', owner);
+  const result = await query.executeTakeFirst();
+  const changed = result.numUpdatedRows > 0n;
+  if (changed && values.status === 'queued') noteJobsQueued();
+  if (changed && values.status === 'failed') noteJobSettled(id);
+  return changed;
 }
 
 export function listJobsWithStatus(db: Executor, status: JobsTable['status']) {

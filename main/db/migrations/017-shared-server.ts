@@ -1,0 +1,32 @@
+// Several processes on one database (issue 21). Jobs and exports carry the lease of the process running them:
+// only a lease that expired (or whose holder is gone from this machine) is taken back, so a second process
+// starting never steals live work. `runner_locks` gives singleton runners (watched folders, webhook delivery,
+// intake) one owner at a time on SQLite (PostgreSQL uses advisory locks). `shared_epochs` tells every process
+// that cached credentials changed; `throttle_entries` holds sign-in failure counts for every process.
+export const sharedServer = `
+ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+ALTER TABLE jobs ADD COLUMN lease_expires_at TEXT;
+ALTER TABLE exports ADD COLUMN lease_owner TEXT;
+ALTER TABLE exports ADD COLUMN lease_expires_at TEXT;
+CREATE INDEX jobs_lease_owner ON jobs(lease_owner) WHERE status = 'running';
+CREATE INDEX exports_lease_owner ON exports(lease_owner) WHERE status = 'processing';
+CREATE TABLE runner_locks (
+  name TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE shared_epochs (
+  name TEXT PRIMARY KEY,
+  epoch INTEGER NOT NULL
+) STRICT;
+INSERT INTO shared_epochs (name, epoch) VALUES ('credentials', 0);
+CREATE TABLE throttle_entries (
+  scope TEXT NOT NULL,
+  name TEXT NOT NULL,
+  failures INTEGER NOT NULL,
+  blocked_until INTEGER NOT NULL,
+  last_failure INTEGER NOT NULL,
+  locked INTEGER NOT NULL CHECK (locked IN (0, 1)),
+  PRIMARY KEY (scope, name)
+) STRICT;
+`;
