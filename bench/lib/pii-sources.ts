@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+// Externally written text that holds pattern kinds (phones, e-mail and IP addresses, street addresses …),
+// read from where it already sits on the machine; none of it is copied into the repository. Labels for it
+// (offsets, written by hand: docs/detection-model.md, "Pattern kinds on external text") live in
+// bench/labels/external-pii.json and name each document by the ids below.
+
+export interface SourceDocument {
+  /** Stable id: `<source>:<name>`. */
+  id: string;
+  source: string;
+  text: string;
+}
+
+export interface SourceInfo {
+  source: string;
+  where: string;
+  licence: string;
+  /** Why the source may be missing on another machine. */
+  note: string;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const require = createRequire(path.join(ROOT, 'package.json'));
+
+export const SOURCES: readonly SourceInfo[] = [
+  {
+    source: 'enron',
+    where: 'node_modules/pst-extractor/example/testdata/enron.pst (mailbox lokay-m, every message body)',
+    licence: 'EDRM Enron Email Data Set, CC BY 3.0 US (ZL Technologies, Inc., http://www.zlti.com); package MIT',
+    note: 'ships with the pst-extractor npm package, a dependency',
+  },
+  {
+    source: 'debian-copyright',
+    where: '/usr/share/doc/<package>/copyright, a fixed list of packages',
+    licence: 'Debian packaging notices, each under its package licence (all DFSG-free)',
+    note: 'present where the listed Debian packages are installed',
+  },
+  {
+    source: 'readme',
+    where: 'README.md of ipaddr.js, @fastify/proxy-addr and semver in node_modules',
+    licence: 'MIT (ipaddr.js, proxy-addr), ISC (semver)',
+    note: 'npm dependencies of the project',
+  },
+  {
+    source: 'nodejs-doc',
+    where: '/usr/share/doc/nodejs/api/{dns,net,dgram,os}.md (Debian nodejs-doc)',
+    licence: 'Node.js documentation, MIT',
+    note: 'present where Debian nodejs-doc is installed',
+  },
+  {
+    source: 'realworld-pdf',
+    where: '../shared/corpora/realworld-pdfs/*.pdf, text by pdftotext (poppler, reading order)',
+    licence: 'per file: pdf.js bug attachments, py-pdf/sample-files CC BY-SA 4.0 (see that folder\'s SOURCES.md)',
+    note: 'the shared corpora folder beside the checkout; OBSCURA_REALWORLD_PDFS overrides',
+  },
+];
+
+/** The Debian packages whose copyright files are labelled (chosen by name hash, see docs/detection-model.md). */
+export const DEBIAN_PACKAGES_FILE = path.join(ROOT, 'bench', 'labels', 'external-pii-debian.txt');
+
+const EDRM_FOOTER = /\s*\*{11}\r?\nEDRM Enron Email Data Set[\s\S]*?\*{11}\s*$/;
+
+const normalise = (text: string) => text.replace(/\r\n?/g, '\n');
+
+function enron(): SourceDocument[] {
+  const file = path.join(path.dirname(require.resolve('pst-extractor/package.json')), 'example', 'testdata', 'enron.pst');
+  if (!fs.existsSync(file)) return [];
+  const { PSTFile } = require('pst-extractor') as typeof import('pst-extractor');
+  const pst = new PSTFile(file);
+  const documents: SourceDocument[] = [];
+  const walk = (folder: import('pst-extractor').PSTFolder) => {
+    if (folder.hasSubfolders) for (const sub of folder.getSubFolders()) walk(sub);
+    if (folder.contentCount === 0) return;
+    for (let message = folder.getNextChild(); message; message = folder.getNextChild()) {
+      if (message.messageClass !== 'IPM.Note') continue;
+      const body = normalise(String(message.body ?? '')).replace(EDRM_FOOTER, '\n');
+      documents.push({ id: `enron:${message.descriptorNodeId}`, source: 'enron', text: body });
+    }
+  };
+  walk(pst.getRootFolder());
+  return documents;
+}
+
+function debianCopyright(): SourceDocument[] {
+  if (!fs.existsSync(DEBIAN_PACKAGES_FILE)) return [];
+  const names = fs.readFileSync(DEBIAN_PACKAGES_FILE, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  return names.flatMap((name) => {
+    const file = path.join('/usr/share/doc', name, 'copyright');
+    return fs.existsSync(file) ? [{ id: `debian-copyright:${name}`, source: 'debian-copyright', text: normalise(fs.readFileSync(file, 'utf8')) }] : [];
+  });
+}
+
+function readmes(): SourceDocument[] {
+  return ['ipaddr.js', '@fastify/proxy-addr', 'semver'].flatMap((name) => {
+    try {
+      const file = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'README.md');
+      return fs.existsSync(file) ? [{ id: `readme:${name}`, source: 'readme', text: normalise(fs.readFileSync(file, 'utf8')) }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function nodejsDoc(): SourceDocument[] {
+  return ['dns', 'net', 'dgram', 'os'].flatMap((name) => {
+    const file = `/usr/share/doc/nodejs/api/${name}.md`;
+    return fs.existsSync(file) ? [{ id: `nodejs-doc:${name}`, source: 'nodejs-doc', text: normalise(fs.readFileSync(file, 'utf8')) }] : [];
+  });
+}
+
+function realworldPdfs(): SourceDocument[] {
+  const folder = process.env.OBSCURA_REALWORLD_PDFS ?? path.resolve(ROOT, '..', 'shared', 'corpora', 'realworld-pdfs');
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith('.pdf'))
+    .sort()
+    .flatMap((name) => {
+      try {
+        const text = execFileSync('pdftotext', ['-enc', 'UTF-8', path.join(folder, name), '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
+        return [{ id: `realworld-pdf:${name}`, source: 'realworld-pdf', text: normalise(text).replace(/\f/g, '\n') }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Every external document available here, by id. */
+export function loadSourceDocuments(): Map<string, SourceDocument> {
+  const all = [...enron(), ...debianCopyright(), ...readmes(), ...nodejsDoc(), ...realworldPdfs()];
+  return new Map(all.map((document) => [document.id, document]));
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
