@@ -1,4 +1,8 @@
 // PDFs for the UI tests, made here so each test knows exactly what text is where.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import { testSans } from '../../helpers/canvas-font.js';
@@ -57,4 +61,16 @@ export function wordBox(line: Line, word: string): { x1: number; x2: number; y1:
   const before = context.measureText(line.text.slice(0, index)).width;
   const width = context.measureText(word).width;
   return { x1: line.x + before, x2: line.x + before + width, y1: line.y - line.size * 0.3, y2: line.y + line.size * 0.85 };
+}
+
+/** The same PDF encrypted by qpdf (AES-256) so that it opens only with `password`. */
+export function encryptedPdf(bytes: Buffer, password: string): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-qpdf-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'plain.pdf'), bytes);
+    execFileSync('qpdf', ['--encrypt', password, `${password}-owner`, '256', '--', path.join(dir, 'plain.pdf'), path.join(dir, 'locked.pdf')]);
+    return fs.readFileSync(path.join(dir, 'locked.pdf'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

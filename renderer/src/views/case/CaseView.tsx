@@ -1,18 +1,21 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getCase, listCaseDocuments } from '../../api/cases.js';
-import { listDocumentJobs } from '../../api/jobs.js';
+import { getJob, listDocumentJobs } from '../../api/jobs.js';
 import type { Case, Document, Job } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { useCaseProcessing } from '../../hooks/useCaseProcessing.js';
 import { useJobTracker } from '../../hooks/useJobTracker.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { ExportDialog } from '../export/ExportDialog.js';
 import { AuditPanel } from './AuditPanel.js';
+import { AutomaticProgress } from './AutomaticProgress.js';
 import { CaseHeader } from './CaseHeader.js';
 import { CommentsPanel } from './CommentsPanel.js';
 import { DocumentsTable } from './DocumentsTable.js';
 import { DuplicatesNotice } from './DuplicatesNotice.js';
 import { ProcessAll } from './ProcessAll.js';
 import { IntakePanel } from './IntakePanel.js';
+import { PasswordNotice } from './PasswordPrompt.js';
 import { SearchPanel } from './SearchPanel.js';
 import { SuggestionsQueue } from './SuggestionsQueue.js';
 import { UploadPanel } from './UploadPanel.js';
@@ -32,6 +35,27 @@ export function CaseView({ caseId }: { caseId: string }) {
   );
   const [selected, setSelected] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [runs, setRuns] = useState(0);
+
+  // Automatic processing, polled; a new upload or an unlocked document asks at once.
+  const documentsKey = (documents.data ?? []).map((document) => `${document.id}:${document.password_state ?? ''}`).join(',');
+  const automatic = useCaseProcessing(caseId, documentsKey);
+  const entries = useMemo(() => new Map((automatic.progress?.documents ?? []).map((entry) => [entry.document_id, entry])), [automatic.progress]);
+  // The jobs automatic processing starts are tracked like clicked ones, so each row's buttons show them live.
+  const requested = useRef(new Set<string>());
+  useEffect(() => {
+    for (const entry of entries.values()) {
+      const id = entry.job?.id;
+      if (!id || requested.current.has(id) || tracker.jobs.has(id)) continue;
+      requested.current.add(id);
+      getJob(id).then(tracker.track, () => requested.current.delete(id));
+    }
+  }, [entries, tracker]);
+  // The suggestions queue loads again when detection has finished somewhere in the case.
+  const detections = [...tracker.jobs.values()].filter((job) => job.kind === 'detection' && job.status === 'completed').length;
+  const queueKey = `${automatic.progress?.done ?? 0}:${detections}:${runs}`;
+
+  const onUnlocked = useCallback((unlocked: Document) => documents.setData((previous) => (previous ?? []).map((item) => (item.id === unlocked.id ? unlocked : item))), [documents]);
 
   const onUploaded = useCallback(
     (created: Document[]) => {
@@ -62,10 +86,11 @@ export function CaseView({ caseId }: { caseId: string }) {
           <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
-          <ProcessAll documents={documents.data ?? []} />
-          <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} />
+          <PasswordNotice documents={documents.data ?? []} onUnlocked={onUnlocked} />
+          <ProcessAll documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
+          <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
           <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
-          <SuggestionsQueue caseId={caseId} />
+          <SuggestionsQueue caseId={caseId} refreshKey={queueKey} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
         </div>

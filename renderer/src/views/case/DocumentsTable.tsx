@@ -1,7 +1,10 @@
+import type { ProcessingEntry } from '../../api/processing.js';
 import { listTemplates, type RedactionTemplate } from '../../api/templates.js';
 import type { Document } from '../../api/types.js';
 import { DataTable, type Column } from '../../components/DataTable.js';
 import { formatBytes, formatDateTime } from '../../domain/format.js';
+import { entryLabel, isRunning } from '../../domain/processing.js';
+import { ProgressBar } from '../../components/ProgressBar.js';
 import type { JobTracker } from '../../hooks/useJobTracker.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { JobControls } from './JobControls.js';
@@ -15,9 +18,11 @@ interface Props {
   tracker: JobTracker;
   selected: string | null;
   onSelect: (documentId: string) => void;
+  /** Automatic processing per document id (GET …/processing). */
+  automatic?: ReadonlyMap<string, ProcessingEntry>;
 }
 
-export function DocumentsTable({ documents, loading, caseId, tracker, selected, onSelect }: Props) {
+export function DocumentsTable({ documents, loading, caseId, tracker, selected, onSelect, automatic }: Props) {
   // Templates are optional: without the permission or the route the detection button runs every kind.
   const templates = useLoad((signal) => listTemplates(signal).catch((): RedactionTemplate[] => []), []);
   return (
@@ -47,9 +52,22 @@ export function DocumentsTable({ documents, loading, caseId, tracker, selected, 
           <td className="muted">{formatDateTime(document.created_at)}</td>
           <td>
             <JobControls document={document} tracker={tracker} templates={templates.data ?? []} />
+            <AutomaticState entry={automatic?.get(document.id)} />
           </td>
         </>
       )}
     />
+  );
+}
+
+/** A document's automatic processing in its row: the running step with its progress, done, or why it failed. */
+function AutomaticState({ entry }: { entry: ProcessingEntry | undefined }) {
+  if (!entry || entry.state === 'not_started') return null;
+  const tone = entry.state === 'failed' || entry.state === 'needs_password' ? 'failed' : entry.state === 'done' ? 'completed' : 'running';
+  return (
+    <div className={`auto-state ${tone}`} data-auto-state={entry.state} title={entry.error ?? undefined}>
+      <span>{entry.state === 'needs_password' ? 'Needs its password' : `Automatic: ${entryLabel(entry)}`}</span>
+      {isRunning(entry) && <ProgressBar value={entry.job?.status === 'running' ? entry.job.progress : null} label={`Automatic ${entry.state} progress`} />}
+    </div>
   );
 }

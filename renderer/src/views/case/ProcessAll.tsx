@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { plainMessage } from '../../api/errors.js';
 import { newIdempotencyKey } from '../../api/http.js';
 import { getJob, isFinished, listDocumentJobs, startJob } from '../../api/jobs.js';
@@ -32,7 +32,15 @@ function formatEta(ms: number): string {
   return seconds < 90 ? `about ${seconds} s left` : `about ${Math.round(seconds / 60)} min left`;
 }
 
-export function ProcessAll({ documents }: { documents: Document[] }) {
+interface Props {
+  documents: Document[];
+  /** The case's automatic processing, shown while no run of this panel is on screen. */
+  automatic?: ReactNode;
+  /** After a run, so views that read its results (the suggestions queue) load again. */
+  onFinished?: () => void;
+}
+
+export function ProcessAll({ documents, automatic, onFinished }: Props) {
   const [states, setStates] = useState<Record<string, DocState>>({});
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState({ done: 0, total: 0, started: 0 });
@@ -77,6 +85,7 @@ export function ProcessAll({ documents }: { documents: Document[] }) {
     };
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     setRunning(false);
+    onFinished?.();
   };
 
   const entries = targets.map((document) => ({ document, state: states[document.id] }));
@@ -102,6 +111,7 @@ export function ProcessAll({ documents }: { documents: Document[] }) {
         )}
       </div>
       {!ran && <p className="muted">Scan, OCR where needed and detection for every document ({targets.length}), in one go.</p>}
+      {!ran && automatic}
       {ran && (
         <>
           <ProgressBar value={progress.total ? progress.done / progress.total : 0} label="Case processing" />

@@ -13,8 +13,9 @@ type Decision = 'accept' | 'reject';
 
 const fold = (value: string) => value.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().trim();
 
-export function SuggestionsQueue({ caseId }: { caseId: string }) {
-  const queue = useLoad((signal) => listCaseSuggestions(caseId, signal), [caseId]);
+/** `refreshKey` changes when detection has finished somewhere in the case: the queue loads again. */
+export function SuggestionsQueue({ caseId, refreshKey }: { caseId: string; refreshKey?: string }) {
+  const queue = useLoad((signal) => listCaseSuggestions(caseId, signal), [caseId, refreshKey]);
   const [kind, setKind] = useState('');
   const [documentId, setDocumentId] = useState('');
   const [value, setValue] = useState('');

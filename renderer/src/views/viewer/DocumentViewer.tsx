@@ -11,6 +11,7 @@ import { LayerPicker, type LayerChoice } from './LayerPicker.js';
 import { LAYERS, LAYER_COLORS, LAYER_INFO } from './layers.js';
 import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
 import { PageRangeForm } from './PageRangeForm.js';
+import { PasswordForm } from '../case/PasswordPrompt.js';
 import { OcrPanel } from './OcrPanel.js';
 import { PageView, type PageGeometry } from './PageView.js';
 import { PreviewView } from './PreviewView.js';
@@ -75,6 +76,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   // A TIFF is shown through pdf.js (one PDF page per TIFF page) but measured, like any image, in its pixels.
   const isTiff = documentType === 'tiff';
   const viewable = isPdf || isImage || isTiff;
+  // A PDF waiting for its password is not opened (pdf.js would only refuse it); the prompt takes its place.
+  const locked = meta.data?.password_state === 'needs_password';
   const editor = useRedactionEditor(documentId, isImage || isTiff ? 'image' : 'pdf');
   const pageWords = usePageWords(documentId, tool === 'words', isImage || isTiff ? 'image_pixels' : 'pdf_points');
   const [wordNote, setWordNote] = useState<string | null>(null);
@@ -101,7 +104,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   }, [documentId, isImage, meta.data]);
 
   useEffect(() => {
-    if (!isPdf && !isTiff) return;
+    if ((!isPdf && !isTiff) || locked) return;
     const controller = new AbortController();
     let destroy: (() => void) | null = null;
     fetchDocumentBytes(documentId, controller.signal)
@@ -123,7 +126,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       controller.abort();
       destroy?.();
     };
-  }, [documentId, isPdf, isTiff]);
+  }, [documentId, isPdf, isTiff, locked]);
 
   // Fit-to-width needs the stage width and the current page's width at scale 1.
   useEffect(() => {
@@ -368,6 +371,11 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       <div className="viewer-body">
         {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} onPick={goTo} />}
         <div className="stage" ref={stage}>
+          {meta.data && locked && (
+            <div className="banner banner-warning stage-note" data-testid="password-prompt">
+              <PasswordForm document={meta.data} onUnlocked={(unlocked) => meta.setData(unlocked)} />
+            </div>
+          )}
           {meta.data && !viewable && (
             <p className="muted stage-note">
               The viewer shows PDF, PNG, JPEG and TIFF documents. This {meta.data.document_type} file can be processed and exported from the case.
@@ -379,7 +387,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
               detection) from the case.
             </p>
           )}
-          {viewable && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
+          {viewable && !locked && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
           {preview && (pdf || image) && <PreviewView documentId={documentId} page={page} fitWidth={zoom.mode === 'fit' ? stageWidth - 48 : null} scale={scale} unsaved={unsaved} />}
           {!preview && pdf && continuous && (
             <ContinuousPages pdf={pdf} scale={scale} units={isTiff ? 'image' : 'pdf'} scroller={stage} page={page} onVisiblePage={setPage} overlayFor={overlayFor} onError={onPageError} />
