@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFObject, type PDFPageLeaf } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFContext, type PDFObject, type PDFPageLeaf } from 'pdf-lib';
 
 // Annotations that show something are flattened into a copied page: each normal appearance stream is drawn
 // from the page content as a form, placed in its /Rect as viewers place it (ISO 32000-2, 12.5.5), so the page
@@ -50,6 +50,43 @@ function normalAppearance(context: PDFContext, annotation: PDFDict): PDFRef | nu
   return null;
 }
 
+/** A field entry of a widget or of the fields above it (/Parent chain). */
+function inherited(context: PDFContext, annotation: PDFDict, key: string): PDFObject | undefined {
+  let node: PDFDict | undefined = annotation;
+  for (let depth = 0; node && depth < 32; depth += 1) {
+    const value = resolve(context, node.get(PDFName.of(key)));
+    if (value !== undefined) return value;
+    const parent = resolve(context, node.get(PDFName.of('Parent')));
+    node = parent instanceof PDFDict ? parent : undefined;
+  }
+  return undefined;
+}
+
+/** A text or choice field with no value, or a button that is off: nothing of a value to show. */
+function blankField(context: PDFContext, annotation: PDFDict): boolean {
+  const kind = inherited(context, annotation, 'FT');
+  const value = inherited(context, annotation, 'V');
+  if (kind === PDFName.of('Btn')) {
+    const state = resolve(context, annotation.get(PDFName.of('AS')));
+    return (value === undefined || value === PDFName.of('Off')) && (state === undefined || state === PDFName.of('Off'));
+  }
+  if (kind !== PDFName.of('Tx') && kind !== PDFName.of('Ch')) return false;
+  if (value === undefined) return true;
+  if (value instanceof PDFString || value instanceof PDFHexString) return value.decodeText() === '';
+  if (value instanceof PDFArray) return value.size() === 0;
+  return false;
+}
+
+/** Whether the widget asks for a border or background colour (/MK /BC, /BG), which viewers draw without an appearance. */
+function framed(context: PDFContext, annotation: PDFDict): boolean {
+  const look = resolve(context, annotation.get(PDFName.of('MK')));
+  if (!(look instanceof PDFDict)) return false;
+  return ['BC', 'BG'].some((key) => {
+    const colour = resolve(context, look.get(PDFName.of(key)));
+    return colour instanceof PDFArray && colour.size() > 0;
+  });
+}
+
 /**
  * The appearances a viewer draws for the page's annotations, in order, with their placement; a string (the
  * reason) when one cannot be drawn from the file alone (`needAppearances`: the AcroForm's flag).
@@ -68,10 +105,13 @@ export function appearanceDraws(context: PDFContext, page: PDFPageLeaf, taken: (
     const subtype = resolve(context, annotation.get(PDFName.of('Subtype')));
     const type = subtype instanceof PDFName ? subtype.decodeText() : '';
     if (NEVER_DRAWN.has(type)) continue;
-    // Viewers then draw fields as they make them up, not by their stored appearances.
-    if (type === 'Widget' && needAppearances) return 'the form asks viewers to make up its fields (NeedAppearances)';
+    // Viewers then draw text fields as they make them up from the value, not by their stored appearances; an
+    // empty field is drawn from its stored appearance (the two-way check compares both renderings anyway).
+    if (type === 'Widget' && needAppearances && !blankField(context, annotation)) return 'the form asks viewers to make up its fields (NeedAppearances)';
     const ref = normalAppearance(context, annotation);
     if (!ref) {
+      // A field without appearance, value, border or background: no viewer draws anything for it.
+      if (type === 'Widget' && blankField(context, annotation) && !framed(context, annotation)) continue;
       if (DRAWN_WITHOUT_APPEARANCE.has(type)) return `a ${type} annotation has no appearance stream`;
       continue;
     }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import type { BurnBox, BurnedPage } from '../../main/common/export-tasks.js';
+import { bboxWords, boxOver, popplerText, release } from '../helpers/burn-producers.js';
+import { box, differingPixels, render } from '../helpers/vector-pdfs.js';
+
+// Form fields on a page with a box. A field without an appearance stream, value, border or background draws
+// nothing in any viewer, so it no longer forces the page to be rendered; one with a value is drawn by viewers
+// from the value (made up), so that page still is. Under NeedAppearances, empty fields keep their stored look.
+// Oracles: poppler's pdftotext (-bbox) and pdftoppm.
+
+interface FormSpec {
+  /** The field's value; none when undefined. */
+  value?: string;
+  /** Keep pdf-lib's appearance stream (else it is removed). */
+  appearance?: boolean;
+  needAppearances?: boolean;
+}
+
+async function formPdf(spec: FormSpec): Promise<Buffer> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  page.drawText('Keepword Secretword Otherword', { x: 72, y: 700, size: 14, font });
+  page.drawText('A line below the field stays as it is', { x: 72, y: 560, size: 12, font });
+  const field = doc.getForm().createTextField('applicant');
+  if (spec.value !== undefined) field.setText(spec.value);
+  field.addToPage(page, { x: 72, y: 600, width: 220, height: 22, borderWidth: 0, backgroundColor: undefined, borderColor: undefined, font });
+  const widget = field.acroField.getWidgets()[0];
+  if (!widget) throw new Error('no widget');
+  if (!spec.appearance) widget.dict.delete(PDFName.of('AP'));
+  // pdf-lib records a border and background look by default; viewers draw those without an appearance too.
+  widget.dict.delete(PDFName.of('MK'));
+  if (spec.needAppearances) doc.getForm().acroForm.dict.set(PDFName.of('NeedAppearances'), doc.context.obj(true));
+  if (spec.value !== undefined) field.acroField.dict.set(PDFName.of('V'), PDFString.of(spec.value));
+  return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+}
+
+async function boxedRelease(source: Buffer): Promise<{ bytes: Buffer; page: BurnedPage; drawn: BurnBox[] }> {
+  const secret = bboxWords(source).find((word) => word.text === 'Secretword');
+  if (!secret) throw new Error('no Secretword');
+  const { bytes, pages } = await release(source, new Map([[1, [boxOver(secret)]]]));
+  const page = pages[0] as BurnedPage;
+  // The black as drawn: the box with its padding, grown over the glyphs it cuts.
+  const drawn = (page.drawnAreas ?? []).map(([x1, y1, x2, y2]) => box(x1, y1, x2, y2));
+  return { bytes, page, drawn };
+}
+
+describe('form fields and content redaction', () => {
+  it('an empty field without an appearance: the page is redacted in its content, everything outside the box unchanged', async () => {
+    const source = await formPdf({});
+    const { bytes, page, drawn } = await boxedRelease(source);
+    expect(page.method, JSON.stringify(page)).toBe('vector');
+    const text = popplerText(bytes);
+    expect(text).not.toContain('Secretword');
+    expect(text).toMatch(/Keepword +Otherword/);
+    expect(text).toContain('A line below the field stays as it is');
+    expect(differingPixels(render(source), render(bytes), 792, drawn, 1)).toBe(0);
+  }, 60_000);
+
+  it('a field with a value but no appearance is drawn by viewers from the value: the page is still rendered, with the reason', async () => {
+    const source = await formPdf({ value: 'Filled by the applicant' });
+    const { page } = await boxedRelease(source);
+    expect(page.method).toBe('raster');
+    expect(page.method === 'raster' && page.fallback).toMatch(/Widget annotation has no appearance stream/);
+  }, 60_000);
+
+  it('NeedAppearances with empty fields: the stored appearances are drawn, the page redacted in its content', async () => {
+    const source = await formPdf({ appearance: true, needAppearances: true });
+    const { bytes, page, drawn } = await boxedRelease(source);
+    expect(page.method, JSON.stringify(page)).toBe('vector');
+    expect(popplerText(bytes)).not.toContain('Secretword');
+    expect(differingPixels(render(source), render(bytes), 792, drawn, 1)).toBe(0);
+  }, 60_000);
+
+  it('NeedAppearances with a filled field: viewers make its look up, the page is rendered', async () => {
+    const source = await formPdf({ value: 'Filled by the applicant', appearance: true, needAppearances: true });
+    const { page } = await boxedRelease(source);
+    expect(page.method).toBe('raster');
+    expect(page.method === 'raster' && page.fallback).toMatch(/NeedAppearances/);
+  }, 60_000);
+});
