@@ -100,6 +100,7 @@ async function message(task: IntakeTask, output: Output, parsed: ParsedMessage):
     ...(names.length > 0 ? [['Attachments', names.length > 200 ? `${names.slice(0, 200).join('; ')}; … ${names.length - 200} more` : names.join('; ')] as [string, string]] : []),
   ];
   const rendered = await renderPdf({ title: headers.subject || task.fileName, header: rows, body: parsed.body, maxPages: task.limits.maxRenderedPages });
+  warnings.push(...rendered.warnings);
   if (rendered.truncated) warnings.push(`the rendered message was cut at ${task.limits.maxRenderedPages} pages`);
   const children: IntakeFile[] = [];
   for (const part of taken) children.push(await output.write(part.name, part.contentType, part.bytes));
@@ -126,6 +127,7 @@ async function container(task: IntakeTask, output: Output, messages: ContainedMe
     body: listing || '(no messages)',
     maxPages: task.limits.maxRenderedPages,
   });
+  warnings.push(...rendered.warnings);
   return {
     rendered: { ...(await output.write(`${task.fileName}.pdf`, 'application/pdf', rendered.bytes)), pages: rendered.pages },
     email: null,
@@ -161,7 +163,7 @@ async function text(task: IntakeTask, output: Output): Promise<IntakeOutcome> {
   }
   if (/\.html?$/i.test(task.fileName)) content = htmlBody(content);
   const rendered = await renderPdf({ title: task.fileName, header: [['File', task.fileName]], body: content, maxPages: task.limits.maxRenderedPages });
-  const warnings = rendered.truncated ? [`the rendered file was cut at ${task.limits.maxRenderedPages} pages`] : [];
+  const warnings = [...rendered.warnings, ...(rendered.truncated ? [`the rendered file was cut at ${task.limits.maxRenderedPages} pages`] : [])];
   return {
     rendered: { ...(await output.write(`${task.fileName}.pdf`, 'application/pdf', rendered.bytes)), pages: rendered.pages },
     email: null,
