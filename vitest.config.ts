@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // test/ui holds Playwright specs (`npm run test:ui`), never vitest files.
     exclude: ['test/ui/**', 'node_modules/**'],
+    // OBSCURA_TEST_DATABASE=postgres: starts a throwaway PostgreSQL cluster for the run (no-op otherwise).
+    globalSetup: ['test/helpers/postgres-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema.js';
-import { migrateToLatest } from './migrator.js';
+import { isPostgresUrl, redactDatabaseUrl, type DialectName } from './dialect.js';
+import { migrateToLatest, migratePostgresToLatest } from './migrator.js';
 
 export const DATABASE_FILE_NAME = 'obscura.db';
 
@@ -11,7 +13,9 @@ export type Db = Kysely<Database>;
 
 export interface OpenedDatabase {
   db: Db;
-  sqlite: SQLite.Database;
+  dialect: DialectName;
+  /** The SQLite handle; null on PostgreSQL. */
+  sqlite: SQLite.Database | null;
   close(): Promise<void>;
 }
 
@@ -44,7 +48,11 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely opens transactions with a deferred `begin`. Other processes may share this file (issue 21):
+      // a deferred transaction that read and then writes fails at once (SQLITE_BUSY_SNAPSHOT) when another
+      // process committed in between; IMMEDIATE takes the write lock first and waits (busy_timeout) instead.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = cache.get(sql);
       if (statement) {
         // Re-insert to keep the map in least-recently-used order.
@@ -82,7 +90,17 @@ export function directReaderFor(db: object): DirectReader | undefined {
   return directReaders.get(db);
 }
 
-export async function openDatabase(file: string): Promise<OpenedDatabase> {
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: connections in the pool (default 10, or OBSCURA_DATABASE_POOL_SIZE). */
+  poolSize?: number;
+}
+
+/** Opens and migrates the database at `target`: a `postgres://` URL, or else the path of a SQLite file. */
+export async function openDatabase(target: string, options: OpenDatabaseOptions = {}): Promise<OpenedDatabase> {
+  return isPostgresUrl(target) ? openPostgres(target, options) : openSqliteDatabase(target);
+}
+
+async function openSqliteDatabase(file: string): Promise<OpenedDatabase> {
   const sqlite = openSqlite(file);
   try {
     migrateToLatest(sqlite);
@@ -99,8 +117,49 @@ export async function openDatabase(file: string): Promise<OpenedDatabase> {
   });
   return {
     db,
+    dialect: 'sqlite',
     sqlite,
     // Kysely's destroy() closes the better-sqlite3 handle it was given.
     close: () => db.destroy(),
   };
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/**
+ * The pool's own type parsers (never pg's global ones): 64-bit integers (ids, sizes, counts) and numeric
+ * (sums) come back as JS numbers, so a row read from PostgreSQL looks exactly like one read from SQLite.
+ */
+const postgresTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function postgresPoolSize(options: OpenDatabaseOptions = {}): number {
+  const fromEnv = Number(process.env.OBSCURA_DATABASE_POOL_SIZE);
+  return options.poolSize ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 10);
+}
+
+/** A pg pool with the parsers above; callers end it. */
+export function createPostgresPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: postgresTypes, application_name: 'obscura' });
+  // An idle connection the server closed (restart, admin kill) must not crash the process; the pool replaces it.
+  pool.on('error', (error) => process.stderr.write(`database connection lost (${redactDatabaseUrl(url)}): ${error.message}\n`));
+  return pool;
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  const pool = createPostgresPool(url, postgresPoolSize(options));
+  try {
+    await migratePostgresToLatest(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Kysely's destroy() ends the pool.
+  return { db, dialect: 'postgres', sqlite: null, close: () => db.destroy() };
 }

@@ -2,11 +2,20 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE_NAME, openDatabase, openSqlite } from '../../main/db/connection.js';
+import { DATABASE_FILE_NAME, createPostgresPool, openDatabase, openSqlite } from '../../main/db/connection.js';
 import { migrations } from '../../main/db/migrations/index.js';
-import { DatabaseTooNewError, currentSchemaVersion, latestSchemaVersion, migrateToLatest } from '../../main/db/migrator.js';
+import { postgresMigrations } from '../../main/db/migrations-postgres/index.js';
+import {
+  DatabaseTooNewError,
+  currentSchemaVersion,
+  latestPostgresSchemaVersion,
+  latestSchemaVersion,
+  migratePostgresToLatest,
+  migrateToLatest,
+} from '../../main/db/migrator.js';
 import { tempDir } from '../helpers/instance.js';
 import { runCli } from '../helpers/process.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/test-database.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -93,15 +102,18 @@ describe('migrations', () => {
   it('opens the database with WAL, foreign keys on and synchronous FULL', async () => {
     const opened = await openDatabase(path.join(freshDir(), DATABASE_FILE_NAME));
     try {
-      expect(opened.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(opened.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-      expect(opened.sqlite.pragma('synchronous', { simple: true })).toBe(2);
-      expect(opened.sqlite.pragma('user_version', { simple: true })).toBe(latestSchemaVersion());
+      const sqlite = opened.sqlite;
+      if (!sqlite) throw new Error('a file path opens SQLite');
+      expect(opened.dialect).toBe('sqlite');
+      expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
+      expect(sqlite.pragma('user_version', { simple: true })).toBe(latestSchemaVersion());
       // STRICT is enforced, not just declared: text in an INTEGER column is refused.
-      expect(() => opened.sqlite.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('x', 'n', 't')").run()).toThrow(/datatype mismatch/i);
+      expect(() => sqlite.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('x', 'n', 't')").run()).toThrow(/datatype mismatch/i);
       // Foreign keys are enforced on this connection.
       expect(() =>
-        opened.sqlite
+        sqlite
           .prepare("INSERT INTO cases (organization_id, name, status, priority, created_at, updated_at) VALUES (999, 'n', 'open', 'normal', 't', 't')")
           .run(),
       ).toThrow(/FOREIGN KEY/i);
@@ -154,5 +166,124 @@ describe('a database newer than the code', () => {
     expect(result.stderr).toMatch(new RegExp(`schema version ${latestSchemaVersion() + 1}`));
     expect(result.stderr).toMatch(/newer Obscura/);
     expect(fileHash(file)).toBe(hashBefore);
+  });
+});
+
+describe('the PostgreSQL history', () => {
+  it('has a twin of every SQLite migration: same versions, same names, ascending', () => {
+    expect(postgresMigrations.map((m) => [m.version, m.name])).toEqual(migrations.map((m) => [m.version, m.name]));
+    expect(latestPostgresSchemaVersion()).toBe(latestSchemaVersion());
+  });
+});
+
+/** Column name → [declared type family, NOT NULL] of every table, as SQLite and PostgreSQL describe them. */
+type Columns = Record<string, Record<string, [string, boolean]>>;
+
+function sqliteColumns(sqlite: ReturnType<typeof openSqlite>): Columns {
+  const result: Columns = {};
+  for (const table of tables(sqlite)) {
+    const info = sqlite.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(table.name) as { name: string; type: string; notnull: number; pk: number }[];
+    const family = (type: string) => (type === 'INTEGER' ? 'integer' : type === 'REAL' ? 'real' : type === 'TEXT' ? 'text' : type);
+    // A primary key column is NOT NULL on PostgreSQL whether declared or not (and, for INTEGER keys, on SQLite too).
+    result[table.name] = Object.fromEntries(info.map((column) => [column.name, [family(column.type), column.notnull === 1 || column.pk > 0]]));
+  }
+  return result;
+}
+
+async function postgresColumns(pool: ReturnType<typeof createPostgresPool>): Promise<Columns> {
+  const rows = await pool.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+    "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'",
+  );
+  const family = (type: string) => (type === 'bigint' ? 'integer' : type === 'double precision' ? 'real' : type);
+  const result: Columns = {};
+  for (const row of rows.rows) (result[row.table_name] ??= {})[row.column_name] = [family(row.data_type), row.is_nullable === 'NO'];
+  return result;
+}
+
+describe.skipIf(!onPostgres())('PostgreSQL migrations (OBSCURA_TEST_DATABASE=postgres)', () => {
+  const databases: TestDatabase[] = [];
+  const pools: ReturnType<typeof createPostgresPool>[] = [];
+  afterEach(async () => {
+    for (const pool of pools.splice(0)) await pool.end();
+    for (const database of databases.splice(0)) await database.drop();
+  });
+  async function emptyDatabase() {
+    const database = await createTestDatabase({ empty: true });
+    databases.push(database);
+    const pool = createPostgresPool(database.url, 4);
+    pools.push(pool);
+    return Object.assign(pool, { url: database.url });
+  }
+
+  it('apply one after another, each version recorded, and the result has the same tables and columns as SQLite', async () => {
+    const pool = await emptyDatabase();
+    for (const migration of postgresMigrations) {
+      expect(await migratePostgresToLatest(pool, migration.version)).toBe(migration.version);
+    }
+    const recorded = await pool.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations ORDER BY version');
+    expect(recorded.rows.map((row) => [row.version, row.name])).toEqual(postgresMigrations.map((m) => [m.version, m.name]));
+    const sqlite = openSqlite(path.join(freshDir(), 'compare.db'));
+    try {
+      migrateToLatest(sqlite);
+      expect(await postgresColumns(pool)).toEqual(sqliteColumns(sqlite));
+    } finally {
+      sqlite.close();
+    }
+    // Migrating again changes nothing.
+    expect(await migratePostgresToLatest(pool)).toBe(latestPostgresSchemaVersion());
+    expect((await pool.query('SELECT count(*) AS n FROM schema_migrations')).rows[0]).toEqual({ n: postgresMigrations.length });
+  });
+
+  it('two processes starting at once migrate the database once (advisory lock)', async () => {
+    const pool = await emptyDatabase();
+    const other = createPostgresPool(pool.url, 2);
+    pools.push(other);
+    const versions = await Promise.all([migratePostgresToLatest(pool), migratePostgresToLatest(other)]);
+    expect(versions).toEqual([latestPostgresSchemaVersion(), latestPostgresSchemaVersion()]);
+    expect((await pool.query('SELECT count(*) AS n FROM schema_migrations')).rows[0]).toEqual({ n: postgresMigrations.length });
+  });
+
+  it('keeps NOCASE uniqueness (ASCII letters folded) and bytewise order', async () => {
+    const pool = await emptyDatabase();
+    await migratePostgresToLatest(pool);
+    await pool.query("INSERT INTO organizations (name, created_at) VALUES ('o', 't')");
+    const user = (name: string) =>
+      pool.query("INSERT INTO users (organization_id, username, display_name, created_at, updated_at) VALUES (1, $1, 'u', 't', 't')", [name]);
+    await user('Admin');
+    await expect(user('aDMIN')).rejects.toMatchObject({ code: '23505' });
+    // NOCASE folds ASCII only: a non-ASCII capital is another name, as on SQLite.
+    await user('émile');
+    await user('Émile');
+    const order = await pool.query<{ username: string }>('SELECT username FROM users ORDER BY username');
+    expect(order.rows.map((row) => row.username)).toEqual(['Admin', 'Émile', 'émile'].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1)));
+  });
+
+  it('refuses a database newer than the code and leaves it unchanged', async () => {
+    const pool = await emptyDatabase();
+    await migratePostgresToLatest(pool);
+    await pool.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from-the-future', 't')", [latestPostgresSchemaVersion() + 1]);
+    const error = await migratePostgresToLatest(pool).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(DatabaseTooNewError);
+    expect((error as DatabaseTooNewError).databaseVersion).toBe(latestPostgresSchemaVersion() + 1);
+    expect((await pool.query('SELECT count(*) AS n FROM schema_migrations')).rows[0]).toEqual({ n: postgresMigrations.length + 1 });
+  });
+
+  it('opens through openDatabase with a postgres:// URL, rows reading as on SQLite (numbers, not strings)', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const opened = await openDatabase(database.url, { poolSize: 2 });
+    try {
+      expect(opened.dialect).toBe('postgres');
+      expect(opened.sqlite).toBeNull();
+      const inserted = await opened.db.insertInto('organizations').values({ name: 'o', created_at: 't' }).returning('id').executeTakeFirstOrThrow();
+      expect(typeof inserted.id).toBe('number');
+      const counted = await opened.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(counted.n).toBe(1);
+    } finally {
+      await opened.close();
+    }
   });
 });

@@ -47,13 +47,13 @@ const FEDERAL_EXEMPTIONS: [string, string, string, string | null][] = [
 
 const text = (value: string | null) => (value === null ? 'NULL' : `'${value.replaceAll("'", "''")}'`);
 
-const seedRoles = BUILT_IN_ROLES.map(
+export const seedRoles = BUILT_IN_ROLES.map(
   ([name, description, scopes]) => `
 INSERT INTO roles (organization_id, name, description, scopes, built_in, created_at, updated_at)
 SELECT id, ${text(name)}, ${text(description)}, ${text(JSON.stringify(scopes))}, ${text(name)}, created_at, created_at FROM organizations;`,
 ).join('');
 
-const seedExemptions = FEDERAL_EXEMPTIONS.map(
+export const seedExemptions = FEDERAL_EXEMPTIONS.map(
   ([code, name, description, layer]) => `
 INSERT INTO exemptions (organization_id, code, name, description, layer, jurisdiction, built_in, created_at, updated_at)
 SELECT id, ${text(code)}, ${text(name)}, ${text(description)}, ${text(layer)}, 'federal', 1, created_at, created_at FROM organizations;`,

@@ -1,0 +1,29 @@
+// PostgreSQL twin of migrations/017-shared-server.ts (translation rules in index.ts). runner_locks exists on
+// both so the row types match; on PostgreSQL singleton runners hold advisory locks instead.
+export const sharedServer = `
+ALTER TABLE jobs ADD COLUMN lease_owner TEXT COLLATE "C";
+ALTER TABLE jobs ADD COLUMN lease_expires_at TEXT COLLATE "C";
+ALTER TABLE exports ADD COLUMN lease_owner TEXT COLLATE "C";
+ALTER TABLE exports ADD COLUMN lease_expires_at TEXT COLLATE "C";
+CREATE INDEX jobs_lease_owner ON jobs(lease_owner) WHERE status = 'running';
+CREATE INDEX exports_lease_owner ON exports(lease_owner) WHERE status = 'processing';
+CREATE TABLE runner_locks (
+  name TEXT COLLATE "C" PRIMARY KEY,
+  owner TEXT COLLATE "C" NOT NULL,
+  expires_at TEXT COLLATE "C" NOT NULL
+);
+CREATE TABLE shared_epochs (
+  name TEXT COLLATE "C" PRIMARY KEY,
+  epoch BIGINT NOT NULL
+);
+INSERT INTO shared_epochs (name, epoch) VALUES ('credentials', 0);
+CREATE TABLE throttle_entries (
+  scope TEXT COLLATE "C" NOT NULL,
+  name TEXT COLLATE "C" NOT NULL,
+  failures BIGINT NOT NULL,
+  blocked_until BIGINT NOT NULL,
+  last_failure BIGINT NOT NULL,
+  locked BIGINT NOT NULL CHECK (locked IN (0, 1)),
+  PRIMARY KEY (scope, name)
+);
+`;

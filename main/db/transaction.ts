@@ -1,0 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely, Transaction } from 'kysely';
+import { isPostgres, isRetryableTransactionError } from './dialect.js';
+import type { Database } from './schema.js';
+
+const ATTEMPTS = 5;
+
+/**
+ * Runs work in one transaction. SQLite runs transactions one at a time on its single connection; on PostgreSQL
+ * the transaction is SERIALIZABLE so the services' read-then-write steps keep that meaning, and one PostgreSQL
+ * aborted for a serialization failure or a deadlock is run again from the start (work must only touch the
+ * database, or be safe to repeat).
+ */
+export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return db.transaction().execute(work);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().setIsolationLevel('serializable').execute(work);
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+      // Jittered, growing pause so the two losers of a race do not collide again at once.
+      await sleep(Math.random() * 5 * 2 ** attempt);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../main/db/connection.js';
+import { startCluster } from './postgres-cluster.js';
+import { POSTGRES_ADMIN_URL_ENV, POSTGRES_TEMPLATE, onPostgres } from './test-database.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+  }
+}
+
+/**
+ * vitest global setup. With OBSCURA_TEST_DATABASE=postgres: one throwaway cluster for the whole run, and a
+ * template database migrated once, from which every test instance gets its own database in milliseconds.
+ */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  if (!onPostgres()) return undefined;
+  const started = Date.now();
+  const cluster = await startCluster();
+  const admin = new pg.Client({ connectionString: cluster.url('postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${POSTGRES_TEMPLATE}`);
+  } finally {
+    await admin.end();
+  }
+  const template = await openDatabase(cluster.url(POSTGRES_TEMPLATE), { poolSize: 1 });
+  await template.close();
+  process.env[POSTGRES_ADMIN_URL_ENV] = cluster.url('postgres');
+  project.provide('postgresAdminUrl', cluster.url('postgres'));
+  console.log(`PostgreSQL test cluster on 127.0.0.1:${cluster.port} (${cluster.dir}), ready in ${Date.now() - started} ms`);
+  return async () => cluster.stop();
+}
