@@ -126,3 +126,27 @@ test('a password-protected upload waits for its password, then processes by itse
   const progress = (await admin.expect<Progress>(200, 'GET', `/api/v1/cases/${created.id}/processing`)).data;
   expect(progress.documents.map((entry) => entry.state)).toEqual(['done']);
 });
+
+test('files arriving through the API appear by themselves, and Process all waits for the automatic steps', async ({ admin, signedIn: page }) => {
+  test.setTimeout(120_000);
+  const created = await admin.createCase(`Automatic arrivals case ${Date.now()}`);
+  await page.goto(`/#/cases/${created.id}`);
+  const table = page.getByRole('table', { name: 'Documents' });
+  await expect(table).toContainText('No documents yet');
+  // Not through this window (as a watched folder or an integration would add them): the case view finds them.
+  const documents = await admin.upload(created.id, [
+    { name: 'api-letter.pdf', bytes: await textPdf([LETTER]) },
+    { name: 'api-scan.pdf', bytes: await scannedPdf([SCAN]) },
+  ]);
+  await expect(table.getByRole('link', { name: 'api-scan.pdf' })).toBeVisible({ timeout: 20_000 });
+  await expect(table.getByRole('link', { name: 'api-letter.pdf' })).toBeVisible();
+
+  // Process all while the chains run: it waits for their steps instead of starting the same steps again.
+  const panel = page.getByRole('region', { name: 'Processing' });
+  await panel.getByRole('button', { name: 'Process all' }).click();
+  await expect(panel.getByRole('status')).toHaveText('2 of 2 documents processed.', { timeout: 90_000 });
+  for (const document of documents) {
+    const jobs = (await admin.expect<{ data: { kind: string; status: string }[] }>(200, 'GET', `/api/v1/documents/${document.id}/jobs`)).data;
+    expect(jobs.map((job) => `${job.kind}:${job.status}`)).toEqual(['scan:completed', 'ocr:completed', 'detection:completed']);
+  }
+});

@@ -51,6 +51,20 @@ export function CaseView({ caseId }: { caseId: string }) {
       getJob(id).then(tracker.track, () => requested.current.delete(id));
     }
   }, [entries, tracker]);
+  // Documents that arrived some other way (watched folder, API, e-mail attachments) or were unlocked elsewhere
+  // show up: the list loads again once per new difference.
+  const lastDifference = useRef('');
+  useEffect(() => {
+    const listed = new Map((documents.data ?? []).map((document) => [document.id, document]));
+    if (!documents.data || documents.loading) return;
+    const differs = [...entries.values()].filter((entry) => {
+      const document = listed.get(entry.document_id);
+      return !document || (document.password_state === 'needs_password') !== (entry.state === 'needs_password');
+    });
+    const difference = differs.map((entry) => `${entry.document_id}:${entry.state}`).join(',');
+    if (difference && difference !== lastDifference.current) documents.reload();
+    lastDifference.current = difference;
+  }, [entries, documents]);
   // The suggestions queue loads again when detection has finished somewhere in the case.
   const detections = [...tracker.jobs.values()].filter((job) => job.kind === 'detection' && job.status === 'completed').length;
   const queueKey = `${automatic.progress?.done ?? 0}:${detections}:${runs}`;

@@ -6,7 +6,7 @@ import type { Document, Job, JobKind } from '../../api/types.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 
 // "Process all": every document of the case through scan → OCR → detection, two documents at a time, steps a
-// document already completed skipped. Run from this window (closing it stops starting further steps; jobs
+// document already completed skipped and steps already under way (automatic processing) waited for. Run from this window (closing it stops starting further steps; jobs
 // already started finish on the server).
 
 const STEPS: readonly JobKind[] = ['scan', 'ocr', 'detection'];
@@ -48,15 +48,18 @@ export function ProcessAll({ documents, automatic, onFinished }: Props) {
   const targets = documents.filter((document) => PROCESSABLE.has(document.document_type));
 
   const processOne = async (document: Document, tick: () => void) => {
-    const completed = new Set((await listDocumentJobs(document.id)).filter((job) => job.status === 'completed').map((job) => job.kind));
     for (const kind of STEPS) {
       if (stop.current) return;
-      if (completed.has(kind)) {
+      // Listed before each step: automatic processing may have run it, or be running it (its chain queues the
+      // next step in the transaction that finishes one, so a finished step's successor is already listed).
+      const jobs = (await listDocumentJobs(document.id)).filter((job) => job.kind === kind);
+      if (jobs.some((job) => job.status === 'completed')) {
         tick();
         continue;
       }
       setStates((previous) => ({ ...previous, [document.id]: { step: kind } }));
-      const job = await untilFinished(await startJob(document.id, kind, undefined, newIdempotencyKey()));
+      const underWay = jobs.filter((job) => !isFinished(job)).at(-1);
+      const job = await untilFinished(underWay ?? (await startJob(document.id, kind, undefined, newIdempotencyKey())));
       if (job.status === 'failed') throw new Error(`${kind === 'ocr' ? 'OCR' : kind} failed: ${job.error_message ?? 'no reason given'}`);
       tick();
     }
