@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fmt, fmtInt } from './lib/format.js';
 import { displayWords, expandedBytes, greyPage, pdftoppmMs, plainText, type DisplayWord, type GreyPage } from './lib/poppler.js';
+import { pdfjsGreyPage, type OpenPdf } from './lib/pdfjs-render.js';
 import { chromiumPdf, libreOfficePdf, pdftexWithFigures, postscriptLines, ps2pdf, qpdfEncrypted } from './lib/producers.js';
 import type { Benchmark, BenchReport } from './types.js';
 
@@ -195,6 +196,7 @@ export const releaseFidelity: Benchmark = {
     const match = process.env.BENCH_FIDELITY_MATCH ?? '';
     const inputs: Input[] = [...corpus.map((name) => ({ name, bytes: fs.readFileSync(new URL(name, CORPUS)) })), ...(await produced(settings.log))].filter((input) => match.split(',').some((part) => input.name.includes(part)));
     const { runExports } = await import('./lib/fidelity-exports.js');
+    const { openPdf } = await load<{ openPdf: OpenPdf }>('../worker/burn-in/pdfjs.js');
     const results: FileResult[] = [];
     try {
       await runExports(dir, load, async (exportOne) => {
@@ -259,8 +261,10 @@ export const releaseFidelity: Benchmark = {
               const scale = DPI / 72;
               const masks = drawn.map((area) => ({ x1: area.x1 * scale - 2, y1: area.y1 * scale - 2, x2: area.x2 * scale + 2, y2: area.y2 * scale + 2 }));
               const isRendered = exported.rendered.some((entry) => entry.page === page);
-              const before = greyPage(input.bytes, page, DPI);
-              const after = greyPage(exported.bytes, page, DPI);
+              // Same engine on both sides: poppler for pages redacted in their content, pdf.js (which drew the
+              // page image) for rendered pages.
+              const before = isRendered ? await pdfjsGreyPage(openPdf, input.bytes, page, DPI) : greyPage(input.bytes, page, DPI);
+              const after = isRendered ? await pdfjsGreyPage(openPdf, exported.bytes, page, DPI) : greyPage(exported.bytes, page, DPI);
               // Like with like: pdftotext reads the source's own text; a rendered page's text is the invisible
               // layer, placed from pdf.js's run estimates (a few points off along long runs) and NFKC-normalised
               // by pdf.js ("ﬁ" → "fi", "，" → ","). So both sides are NFKC-compared, rendered pages at ±(1.5 pt +
@@ -324,7 +328,7 @@ function report(results: FileResult[]): BenchReport {
     title: `Release fidelity: ${results.length} files, ${sum('boxes')} boxes chosen from each page's own text`,
     table,
     notes: [
-      `leaked: boxed words found again by pdftotext or in qpdf-decompressed streams; removed: poppler words wholly outside every drawn area (box + 1 pt padding + recorded growth) missing from the output's text (NFKC; ±1.5 pt, rendered pages' estimated layer ±1.5 pt + the word's height) AND visibly gone from their own area (more than ${WORD_PIXELS} pixels changed and under ${INK_KEPT * 100}% of the ink left); unsearchable: missing from the text but unchanged in pixels; pixels: pdftoppm 100 dpi pixels beyond each page's allowance (24) outside the drawn areas grown by 2 px (rendered pages: 2×2 cells, 96 grey levels; content pages: 64)`,
+      `leaked: boxed words found again by pdftotext or in qpdf-decompressed streams; removed: poppler words wholly outside every drawn area (box + 1 pt padding + recorded growth) missing from the output's text (NFKC; ±1.5 pt, rendered pages' estimated layer ±1.5 pt + the word's height) AND visibly gone from their own area (more than ${WORD_PIXELS} pixels changed and under ${INK_KEPT * 100}% of the ink left); unsearchable: missing from the text but unchanged in pixels; pixels: 100 dpi pixels (pdftoppm for both sides of a page redacted in its content; pdf.js, which drew the page image, for both sides of a rendered page) beyond each page's allowance (24) outside the drawn areas grown by 2 px (rendered pages: 2×2 cells, 96 grey levels; content pages: 64)`,
       `pages with boxes: ${sum('vector')} redacted in their content, ${sum('rendered')} rendered (${pages > 0 ? fmt((100 * sum('vector')) / pages, 0) : '-'}% in content)`,
       ...[...reasons.entries()].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `  rendered ×${count}: ${reason}`),
       `size ratio, files redacted wholly in their content: median ${fmt(median(contentOnly))}×, worst ${fmt(Math.max(0, ...contentOnly))}×; rendered page images: median ${fmtInt(median(imageBytes))} bytes, worst ${fmtInt(Math.max(0, ...imageBytes))} bytes`,

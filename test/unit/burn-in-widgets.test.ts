@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFRef, PDFStream, PDFString, StandardFonts } from 'pdf-lib';
 import type { BurnBox, BurnedPage } from '../../main/common/export-tasks.js';
 import { bboxWords, boxOver, popplerText, release } from '../helpers/burn-producers.js';
 import { box, differingPixels, render } from '../helpers/vector-pdfs.js';
@@ -15,6 +15,10 @@ interface FormSpec {
   /** Keep pdf-lib's appearance stream (else it is removed). */
   appearance?: boolean;
   needAppearances?: boolean;
+  /** Replaces the stored appearance's content (its form dictionary kept). */
+  appearanceContent?: string;
+  /** Bottom of the field (default 600: away from the boxed line at 700). */
+  fieldY?: number;
 }
 
 async function formPdf(spec: FormSpec): Promise<Buffer> {
@@ -25,10 +29,17 @@ async function formPdf(spec: FormSpec): Promise<Buffer> {
   page.drawText('A line below the field stays as it is', { x: 72, y: 560, size: 12, font });
   const field = doc.getForm().createTextField('applicant');
   if (spec.value !== undefined) field.setText(spec.value);
-  field.addToPage(page, { x: 72, y: 600, width: 220, height: 22, borderWidth: 0, backgroundColor: undefined, borderColor: undefined, font });
+  field.addToPage(page, { x: 72, y: spec.fieldY ?? 600, width: 220, height: 22, borderWidth: 0, backgroundColor: undefined, borderColor: undefined, font });
   const widget = field.acroField.getWidgets()[0];
   if (!widget) throw new Error('no widget');
   if (!spec.appearance) widget.dict.delete(PDFName.of('AP'));
+  if (spec.appearanceContent !== undefined) {
+    const normal = widget.getNormalAppearance();
+    const ref = normal instanceof PDFRef ? normal : null;
+    const old = ref ? doc.context.lookup(ref) : null;
+    if (!ref || !(old instanceof PDFStream)) throw new Error('no normal appearance stream');
+    doc.context.assign(ref, doc.context.flateStream(spec.appearanceContent, Object.fromEntries([...old.dict.entries()].filter(([key]) => !['Length', 'Filter'].includes(key.decodeText())).map(([key, value]) => [key.decodeText(), value]))));
+  }
   // pdf-lib records a border and background look by default; viewers draw those without an appearance too.
   widget.dict.delete(PDFName.of('MK'));
   if (spec.needAppearances) doc.getForm().acroForm.dict.set(PDFName.of('NeedAppearances'), doc.context.obj(true));
@@ -78,5 +89,14 @@ describe('form fields and content redaction', () => {
     const { page } = await boxedRelease(source);
     expect(page.method).toBe('raster');
     expect(page.method === 'raster' && page.fallback).toMatch(/NeedAppearances/);
+  }, 60_000);
+
+  it('a stored appearance that shows an empty string in an unnamed font ("/ 12 Tf <> Tj", as some form tools write) is drawn, not refused', async () => {
+    // The field lies over the boxed line, so its appearance is taken apart with the page.
+    const source = await formPdf({ appearance: true, fieldY: 694, appearanceContent: '/Tx BMC BT / 12 Tf 2 6 Td <> Tj ET EMC' });
+    const { bytes, page, drawn } = await boxedRelease(source);
+    expect(page.method, JSON.stringify(page)).toBe('vector');
+    expect(popplerText(bytes)).not.toContain('Secretword');
+    expect(differingPixels(render(source), render(bytes), 792, drawn, 1)).toBe(0);
   }, 60_000);
 });

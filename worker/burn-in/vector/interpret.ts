@@ -179,7 +179,13 @@ class Interpreter {
       case 'DP': {
         // Property lists may carry /ActualText or /Alt of withheld text: only the tag stays.
         const tag = nameOperand(operation);
-        if (tag === 'OC') throw new Bail('the page uses optional content');
+        if (tag === 'OC') {
+          // Optional content stays as marked (its group named in the resources decides whether it shows); the
+          // two-way check renders both pages, so a group whose visibility the copy changes sends the page to rendering.
+          const group = operation.operands[1];
+          if (operator !== 'BDC' || group?.type !== 'name') throw new Bail('optional content is marked without a named group');
+          return join([Buffer.from(`${formatName(tag)} ${formatName(group.value)}`, 'latin1'), Buffer.from('BDC')]);
+        }
         return join([Buffer.from(formatName(tag), 'latin1'), Buffer.from(operator === 'BDC' ? 'BMC' : 'MP')]);
       }
       case 'Do':

@@ -83,6 +83,8 @@ function codeLengths(strings: readonly Uint8Array[], input: ShowInput): number[]
       return Array.from({ length: bytes.length / step }, () => step);
     });
   }
+  // Nothing shown needs no font (form field appearances set an empty one: "/ 12 Tf <> Tj").
+  if (strings.every((bytes) => bytes.length === 0)) return strings.map(() => []);
   if (!input.pdf) throw new Bail(fontProblem ?? 'no font');
   if (input.pdf.vertical) throw new Bail(`${fontProblem ?? 'the font'}; it writes vertically`);
   const lengths = splitCodes(
