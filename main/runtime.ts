@@ -9,7 +9,8 @@ import { BlobStore } from './services/blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
 import { recoverInterruptedExports } from './services/exports.js';
 import { recoverInterruptedJobs } from './services/jobs.js';
-import { dataPaths, secureDataDir } from './services/data-dir.js';
+import { dataPaths, databaseTarget, secureDataDir } from './services/data-dir.js';
+import { announcePresence } from './cluster/presence.js';
 
 /** Everything a running Obscura instance holds open, shared by the HTTP surfaces and background work. */
 export interface Runtime {
@@ -26,19 +27,28 @@ export async function openRuntime(dataDir: string, config: Config, clock: Clock 
   secureDataDir(dataDir);
   configureWorkerLimits(config.parserLimits);
   const paths = dataPaths(dataDir);
-  const opened = await openDatabase(paths.database);
+  const opened = await openDatabase(databaseTarget(dataDir, config.databaseUrl));
   const blobs = new BlobStore(paths.blobs);
-  await recoverAfterStart(opened.db, blobs, config, clock);
-  return { dataDir, config, db: opened.db, blobs, clock, close: opened.close };
+  const presence = await announcePresence(opened.db, config.leases.seconds);
+  await recoverAfterStart(opened.db, blobs, config, clock, (await presence.others()).length === 0);
+  const close = async () => {
+    await presence.stop().catch(() => undefined);
+    await opened.close();
+  };
+  return { dataDir, config, db: opened.db, blobs, clock, close };
 }
 
-/** Nothing runs before this: whatever a killed process left half-done is settled here. */
-async function recoverAfterStart(db: Db, blobs: BlobStore, config: Config, clock: Clock): Promise<void> {
-  await releaseAllRunningIdempotencyKeys(db);
+/**
+ * Nothing runs before this: whatever a killed process left half-done is settled here. With other processes
+ * on the database (`alone` false) their requests, uploads and temp files may be in progress: only what
+ * leases prove abandoned (jobs, exports) is taken back.
+ */
+async function recoverAfterStart(db: Db, blobs: BlobStore, config: Config, clock: Clock, alone: boolean): Promise<void> {
+  if (alone) await releaseAllRunningIdempotencyKeys(db);
   const now = clock.now();
   await deleteIdempotencyKeysBefore(db, new Date(now.getTime() - config.idempotencyRetentionHours * 3600_000).toISOString());
   await deleteExpiredDownloadTokens(db, now.toISOString());
-  await blobs.sweep(await listBlobHashes(db));
+  if (alone) await blobs.sweep(await listBlobHashes(db));
   await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
   await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
 }

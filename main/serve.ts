@@ -1,14 +1,7 @@
 import type { ConfigInput } from './config.js';
 import { loadConfig } from './config.js';
 import { createHttpServer, type ObscuraServer } from './http/server.js';
-import { startExportRunner } from './jobs/exports.js';
-import { scheduleMaintenance } from './jobs/maintenance.js';
-import { WorkerPool } from './jobs/pool.js';
-import { startScheduler } from './jobs/scheduler.js';
-import { startWebhookDispatcher } from './jobs/webhooks.js';
-import { WatchedFolders } from './jobs/watched-folders/manager.js';
-import { startIntake } from './services/intake/index.js';
-import { useServicePool } from './jobs/service-pool.js';
+import { startBackground } from './cluster/background.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -33,8 +26,8 @@ export interface StartOptions {
 /** Starts a headless instance: used by `obscura serve`, `npm start` without Electron, and the desktop shell. */
 export async function startInstance(options: StartOptions): Promise<RunningInstance> {
   const config = loadConfig(options.dataDir, options.overrides);
-  if (!(await isInitialised(options.dataDir))) {
-    const credentials = await initialiseDataDir(options.dataDir, systemClock);
+  if (!(await isInitialised(options.dataDir, config.databaseUrl))) {
+    const credentials = await initialiseDataDir(options.dataDir, systemClock, config.databaseUrl);
     options.onFirstRun?.(credentials, writeCredentialsFile(options.dataDir, credentials));
   }
   const runtime = await openRuntime(options.dataDir, config);
@@ -47,19 +40,8 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
     await runtime.close();
     throw error;
   }
-  const stopMaintenance = scheduleMaintenance(runtime);
-  // One pool of worker threads for processing jobs and exports, so together they never exceed the cores.
-  const pool = new WorkerPool();
-  const scheduler = startScheduler(runtime, { pool });
-  const exportRunner = startExportRunner(runtime, pool);
-  // E-mail, Office and text files become PDF documents (with their attachments as children) on the same pool.
-  const intake = await startIntake(runtime, pool);
-  // Password-protected PDFs are probed and decrypted, and pages previewed as released burned, on it too.
-  useServicePool(pool);
-  // Watching starts in the background: a large tree or an unmounted share must not delay serving.
-  const watchedFolders = new WatchedFolders(runtime);
-  watchedFolders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
-  const webhooks = await startWebhookDispatcher(runtime);
+  // Jobs, exports, intake, watched folders and webhooks; shared safely with other processes on the database.
+  const background = await startBackground(runtime);
   let stopping: Promise<void> | null = null;
   return {
     url,
@@ -67,19 +49,9 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
     server,
     stop() {
       stopping ??= (async () => {
-        stopMaintenance();
         await server.close();
-        // Files in flight stay recorded at their last step and resume at the next start.
-        await watchedFolders.stop();
-        // Running jobs are stopped and queued again before the database closes.
-        await scheduler.stop();
-        // Running exports are stopped and go back to pending; then the shared threads end.
-        await exportRunner.stop();
-        await intake.stop();
-        useServicePool(null);
-        await pool.destroy();
-        // Attempts in flight are recorded as interrupted and sent again at the next start.
-        await webhooks.stop();
+        // Running jobs and exports go back to the queue; files and webhook attempts in flight resume later.
+        await background.stop();
         await runtime.close();
       })();
       return stopping;

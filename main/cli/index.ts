@@ -1,16 +1,20 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir, type ConfigInput } from '../config.js';
+import { defaultDataDir, loadConfig, type ConfigInput } from '../config.js';
 import { DatabaseTooNewError } from '../db/migrator.js';
 import { systemClock } from '../services/context.js';
 import { AlreadyInitialisedError, initialiseDataDir, writeCredentialsFile } from '../services/data-dir.js';
 import { startInstance } from '../serve.js';
+import { startWorker } from '../cluster/worker.js';
 
 const USAGE = `Usage:
-  obscura init  [--data-dir DIR] [--json]
-  obscura serve [--data-dir DIR] [--host 127.0.0.1] [--port N] [--no-rate-limits] [--log-level info]
+  obscura init  [--data-dir DIR] [--database-url postgres://…] [--json]
+  obscura serve [--data-dir DIR] [--database-url postgres://…] [--host 127.0.0.1] [--port N] [--no-rate-limits] [--log-level info]
+  obscura worker [--data-dir DIR]   jobs, exports and background runners without HTTP, beside \`serve\`
 
 Data directory default: ${defaultDataDir()} (or $OBSCURA_DATA_DIR).
-Settings are read from DIR/config.json; flags override them.`;
+Settings are read from DIR/config.json; flags override them.
+Database: the SQLite file DIR/obscura.db, or PostgreSQL 15+ named by --database-url or $OBSCURA_DATABASE_URL
+(or databaseUrl in config.json); blobs and config.json stay in DIR either way.`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -20,6 +24,8 @@ export async function main(argv: string[]): Promise<number> {
         return await init(rest);
       case 'serve':
         return await serve(rest);
+      case 'worker':
+        return await worker(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -45,9 +51,14 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function init(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, json: { type: 'boolean', default: false } },
+    strict: true,
+  });
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const credentials = await initialiseDataDir(dataDir, systemClock);
+  const config = loadConfig(dataDir, { databaseUrl: values['database-url'] });
+  const credentials = await initialiseDataDir(dataDir, systemClock, config.databaseUrl);
   const file = writeCredentialsFile(dataDir, credentials);
   if (values.json) {
     console.log(JSON.stringify(credentials));
@@ -62,6 +73,7 @@ async function serve(args: string[]): Promise<number> {
     args,
     options: {
       'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
       'no-rate-limits': { type: 'boolean', default: false },
@@ -71,6 +83,7 @@ async function serve(args: string[]): Promise<number> {
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const overrides: ConfigInput = {};
+  if (values['database-url']) overrides.databaseUrl = values['database-url'];
   if (values.host) overrides.host = values.host;
   if (values.port !== undefined) {
     const port = Number(values.port);
@@ -103,6 +116,28 @@ async function serve(args: string[]): Promise<number> {
     process.on('SIGINT', shutdown);
   });
   console.log(`listening on ${instance.url}`);
+  await stopped;
+  return 0;
+}
+
+async function worker(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } }, strict: true });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const running = await startWorker({ dataDir });
+  const stopped = new Promise<void>((resolve) => {
+    const shutdown = () => {
+      process.off('SIGTERM', shutdown);
+      process.off('SIGINT', shutdown);
+      running.stop().then(resolve, (error: unknown) => {
+        console.error('obscura: error while stopping:', error);
+        resolve();
+      });
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+  });
+  const owned = Object.entries(running.background.owned()).filter(([, yes]) => yes).map(([name]) => name);
+  console.log(`worker running on ${dataDir} (pid ${process.pid}; owns: ${owned.join(', ') || 'no singleton runner yet'})`);
   await stopped;
   return 0;
 }

@@ -85,7 +85,7 @@ export class ExportRunner {
   private async tendLeases(): Promise<void> {
     const { db, clock, config } = this.runtime;
     if (this.stopped) return;
-    await renewExportLeases(db, this.lease.owner, leaseExpiry(clock, this.lease.seconds));
+    await renewExportLeases(db, this.lease.owner, leaseExpiry(this.lease.seconds));
     const recovered = await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
     if (recovered.requeued > 0) this.wake();
   }

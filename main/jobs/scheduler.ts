@@ -70,7 +70,7 @@ export class JobScheduler {
   private async tendLeases(): Promise<void> {
     const { db, clock, config } = this.runtime;
     if (this.stopped) return;
-    const held = new Set(await renewJobLeases(db, this.lease.owner, leaseExpiry(clock, this.lease.seconds)));
+    const held = new Set(await renewJobLeases(db, this.lease.owner, leaseExpiry(this.lease.seconds)));
     for (const [id, entry] of this.running) {
       if (!held.has(id) && entry.stopReason === null && entry.claimedAt < Date.now() - 1000) {
         entry.stopReason = 'lease_lost';

@@ -267,7 +267,7 @@ function systemContext(row: ExportRow, clock: Clock): ServiceContext {
 
 /** Takes the oldest pending export and marks it processing under `lease` (one more attempt). Call inside a transaction. */
 export async function claimNextExport(db: Executor, clock: Clock, lease: LeaseTerms = DEFAULT_LEASE): Promise<ExportRow | null> {
-  const row = await claimOldestPendingExport(db, { owner: lease.owner, expiresAt: leaseExpiry(clock, lease.seconds), now: clock.now().toISOString() });
+  const row = await claimOldestPendingExport(db, { owner: lease.owner, expiresAt: leaseExpiry(lease.seconds), now: clock.now().toISOString() });
   return row ?? null;
 }
 
@@ -368,7 +368,7 @@ export async function recoverInterruptedExports(db: Executor, clock: Clock, maxA
   let failed = 0;
   const now = clock.now();
   for (const row of await listExportsWithStatus(db, 'processing')) {
-    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, now)) continue;
+    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, new Date())) continue;
     if (row.attempts >= maxAttempts) {
       const message = `interrupted ${row.attempts} times (the process stopped while it ran); not started again — retry it once the cause is fixed`;
       if (await updateLeasedExport(db, row.id, row.lease_owner, { lease_owner: null, lease_expires_at: null })) {

@@ -96,8 +96,9 @@ export interface LeaseTerms {
 
 export const DEFAULT_LEASE: LeaseTerms = { owner: processIdentity(), seconds: 30 };
 
-export function leaseExpiry(clock: Clock, seconds: number): string {
-  return new Date(clock.now().getTime() + seconds * 1000).toISOString();
+/** Leases run on the machine's real time, not a service clock (tests move theirs): they measure liveness. */
+export function leaseExpiry(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toISOString();
 }
 
 /**
@@ -105,7 +106,7 @@ export function leaseExpiry(clock: Clock, seconds: number): string {
  * transaction. One conditional statement: a job another claimant took is never handed out twice.
  */
 export async function claimNextJob(db: Executor, clock: Clock, lease: LeaseTerms = DEFAULT_LEASE): Promise<ClaimedJob | null> {
-  const job = await claimOldestQueuedJob(db, { owner: lease.owner, expiresAt: leaseExpiry(clock, lease.seconds), now: clock.now().toISOString() });
+  const job = await claimOldestQueuedJob(db, { owner: lease.owner, expiresAt: leaseExpiry(lease.seconds), now: clock.now().toISOString() });
   if (!job) return null;
   const document = await findDocument(db, job.organization_id, job.document_id);
   return { job, blob: document ? { sha256: document.sha256, documentType: document.document_type } : null };
@@ -170,7 +171,7 @@ export async function recoverInterruptedJobs(db: Executor, clock: Clock, maxAtte
   let failed = 0;
   const now = clock.now();
   for (const row of await listJobsWithStatus(db, 'running')) {
-    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, now)) continue;
+    if (!leaseLapsed(row.lease_owner, row.lease_expires_at, new Date())) continue;
     if (row.attempts >= maxAttempts) {
       await failJob(db, clock, row.id, `interrupted ${row.attempts} times (the process stopped while it ran); not retried again`, 'running', row.lease_owner);
       failed += 1;

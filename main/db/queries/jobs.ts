@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Insertable, type Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import { isPostgres } from '../dialect.js';
 import type { JobsTable } from '../schema.js';
 import { noteJobSettled, noteJobsQueued } from '../change-signals.js';
 import type { Executor } from './executor.js';
@@ -34,7 +35,7 @@ export function findOldestQueuedJob(db: Executor) {
  * at once), SQLite has one writer at a time, so its plain conditional claim is already exclusive.
  */
 export function skipsLockedRows(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return isPostgres(db);
 }
 
 export interface LeaseValues {
