@@ -1,5 +1,5 @@
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
-import type { DetectionFinding, FindingBox } from '../../main/common/schemas/detection.js';
+import type { BuiltinEntityKind, DetectionFinding, FindingBox } from '../../main/common/schemas/detection.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { addressStrings, heldOutSentences, type Sentence } from '../../scripts/ner-corpus.js';
 
@@ -10,7 +10,7 @@ import { addressStrings, heldOutSentences, type Sentence } from '../../scripts/n
 export interface LabelledText {
   source: string;
   text: string;
-  spans: { start: number; end: number; kind: 'person_name' | 'street_address' }[];
+  spans: { start: number; end: number; kind: BuiltinEntityKind }[];
 }
 
 const NO_SPACE_BEFORE = /^(?:[.,;:!?)\]}%]|'s|n't|'re|'ve|'ll|'d|'m)$/i;

@@ -137,3 +137,31 @@ export function loadSourceDocuments(): Map<string, SourceDocument> {
 }
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export const LABELS_FILE = path.join(ROOT, 'bench', 'labels', 'external-pii.json');
+
+export interface LabelledDocument {
+  id: string;
+  source: string;
+  text: string;
+  spans: { start: number; end: number; kind: string }[];
+}
+
+/**
+ * The labelled external documents present on this machine. A document whose text is not the one that was
+ * labelled (another package version) is left out and named in `changed`, so the labels never shift.
+ */
+export function labelledDocuments(): { documents: LabelledDocument[]; missing: string[]; changed: string[] } {
+  const file = JSON.parse(fs.readFileSync(LABELS_FILE, 'utf8')) as { documents: { id: string; sha256: string; spans: { start: number; end: number; kind: string; value: string }[] }[] };
+  const available = loadSourceDocuments();
+  const documents: LabelledDocument[] = [];
+  const missing: string[] = [];
+  const changed: string[] = [];
+  for (const entry of file.documents) {
+    const document = available.get(entry.id);
+    if (!document) missing.push(entry.id);
+    else if (sha256(document.text) !== entry.sha256 || entry.spans.some((span) => document.text.slice(span.start, span.end) !== span.value)) changed.push(entry.id);
+    else documents.push({ id: entry.id, source: document.source, text: document.text, spans: entry.spans.map(({ start, end, kind }) => ({ start, end, kind })) });
+  }
+  return { documents, missing, changed };
+}

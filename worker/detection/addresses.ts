@@ -32,11 +32,13 @@ const UNIT = "(?:,? (?:Apt|APT|Apartment|APARTMENT|Suite|SUITE|Ste|STE|Unit|UNIT
 const STATE = `(?:${[...STATES, ...STATE_NAMES.flatMap(caseForms)].join('|')})`;
 const CITY_LINE = `(?:,? ?(?:\\n[ \\t]*)?(?:[A-Z][A-Za-z.'’-]+ ){0,3}[A-Z][A-Za-z.'’-]+,? ${STATE}\\.?,? \\d{5}(?:-\\d{4})?(?!\\d))`;
 
-const STREET = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){1,4}${SUFFIX}\\b\\.?(?: ${DIRECTION}(?![A-Za-z]))?${UNIT}?(${CITY_LINE})?`, 'g');
+// The suffix ends the word: "Ter" in "Teräs" is no Terrace.
+const STREET = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){1,4}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?(?: ${DIRECTION}(?![A-Za-z]))?${UNIT}?(${CITY_LINE})?`, 'g');
 const PO_BOX = new RegExp(`\\b(?:P\\.? ?O\\.?|Post Office|Postfach|Apartado|Casilla|Caixa Postal|Box) ?(?:Box|Drawer)? ?#? ?\\d{1,6}(${CITY_LINE})?`, 'gi');
 // No street type, but a city, state and ZIP after it, or a direction before the name ("6330 S Stony Island").
 const NAMED_WITH_CITY = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){0,3}${NAME_WORD}\\.?(?:${UNIT}|,? \\d{1,5}[A-Z]?|,? \\d{1,2}(?:st|nd|rd|th) (?:Fl(?:oo)?r|FLR?)\\.?)?(${CITY_LINE})`, 'g');
 const DIRECTED = new RegExp(`(?<![\\w/-])${NUMBER} ${DIRECTION} (?:[A-Z][A-Za-z'’-]+ ){0,2}[A-Z][A-Za-z'’-]{2,}(?![\\w-])`, 'g');
+const ROUTE_DESIGNATOR = /(?:Route|Rte|Highway|Hwy|SR|State Road|County Road|CR)\.? ?(?:No\.? ?|# ?)?([0-9A-Z]{1,4})\b/i;
 const ROUTE = new RegExp(`(?<![\\w/-])${NUMBER} (?:(?:Old|US|U\\.S\\.|State|County|Farm to Market) )?(?:Route|Rte|Highway|Hwy|SR|State Road|County Road|CR)\\.? ?(?:No\\.? ?|# ?)?[0-9A-Z]{1,4}\\b(${CITY_LINE})?`, 'gi');
 // Military mail: PSC/Unit/CMR with a box, then APO/FPO/DPO, AA/AE/AP and the ZIP.
 const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},? (?:Box \d{1,5},? )?|USNS [A-Z][A-Za-z]+,? |USS [A-Z][A-Za-z]+,? )?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
@@ -44,13 +46,16 @@ const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},? (?:Box \d{1,5},? )?|USNS [A-Z]
 // International: number after the street (Hauptstraße 12, Via Roma 5, Calle Mayor 3), number before a
 // type word in Romance languages (10 rue de Rivoli), each optionally followed by a postcode and town.
 const COMPOUND_TYPES = 'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|laan|straat|gracht|plein|kade|dijk|vej|gade|gatan|vägen|gränd|veien|gata|katu|tie|tanya|utca|ulica';
+// German type words also stand as their own word after a name, hyphenated or not: Konrad-Adenauer-Straße 1,
+// Berliner Straße 12.
+const CAPITAL_TYPES = 'Straße|Strasse|Str\\.|Weg|Gasse|Platz|Allee|Damm|Ufer';
 const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place', 'Allée', 'Impasse', 'Quai', 'Route', 'Calle', 'C/', 'Avenida', 'Avda.', 'Paseo', 'Plaza', 'Camino', 'Carrer', 'Via', 'Viale', 'Piazza', 'Corso', 'Largo', 'Rua', 'Travessa', 'Praça', 'Ulica', 'ul.', 'Aleja', 'al.'];
 const TYPE_FIRST = `(?:${[...new Set(TYPE_WORDS.flatMap((word) => [word, word.toLowerCase()]))].map((word) => word.replace('.', '\\.')).join('|')})`;
 const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,4}";
 const POSTCODE =
   '(?:\\d{5}|\\d{4}(?: ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2}|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
 const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
 const NUMBER_FIRST_TYPE = new RegExp(`(?<![\\p{L}\\p{N}/-])\\d{1,5}(?: ?(?:bis|ter|[a-zA-Z]))?,? ${TYPE_FIRST} ${NAME_TAIL}(${TOWN_TAIL})?`, 'gu');
 // A UK or Canadian street address is caught by STREET; its postcode line may follow on the next line.
 const UK_CA_POSTCODE_AFTER = new RegExp(`^,? ?(?:\\n[ \\t]*)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,3},? ?(?:[A-Z]{2} )?(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)(?![\\p{L}\\p{N}])`, 'u');
@@ -58,11 +63,15 @@ const ADDRESS_CUE = /\b(?:address|addr|resid\w*|lives?|living|home|mailing|locat
 // Numbers before a street word that are counts or measures, not house numbers.
 const NOT_HOUSE_NUMBER = /^(\d+) (?:[A-Z]\w* )?(?:miles?|blocks?|feet|yards?|minutes?|hours?|years?|days?|percent)\b/i;
 
+/** A year after a copyright mark on its line ("(C) 2012 W. Trevor King"), not a house number. */
+const copyrightYear = (text: string, start: number, value: string) =>
+  /^(?:19|20)\d\d\b/.test(value) && /(?:©|\(c\)|\bcopyright\b)[^\n]*$/i.test(text.slice(Math.max(0, start - 60), start));
+
 export function findAddresses(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const match of text.matchAll(STREET)) {
     const value = match[0];
-    if (NOT_HOUSE_NUMBER.test(value)) continue;
+    if (NOT_HOUSE_NUMBER.test(value) || copyrightYear(text, match.index, value)) continue;
     // "In 2019 Main Street …": a year, not a house number.
     if (/^(?:19|20)\d\d /.test(value) && /\b(?:in|since|of|by|from|until|during|year|fy|fiscal|before|after)\s+$/i.test(text.slice(Math.max(0, match.index - 12), match.index))) continue;
     // The street part needs a name word (digits alone before the suffix are a count: "3 St" is no address).
@@ -86,7 +95,10 @@ export function findAddresses(text: string): Candidate[] {
   for (const [pattern, bare, withTown, rule] of more) {
     for (const match of text.matchAll(pattern)) {
       const value = match[0].replace(/[,\s]+$/, '');
-      if (NOT_HOUSE_NUMBER.test(value) || !/\d/.test(value)) continue;
+      if (NOT_HOUSE_NUMBER.test(value) || !/\d/.test(value) || copyrightYear(text, match.index, value)) continue;
+      // A lettered route is in capitals (Route AA); "69 Credit" is no County Road "edit".
+      const designator = pattern === ROUTE ? (ROUTE_DESIGNATOR.exec(value)?.[1] ?? '') : '1';
+      if (!/\d/.test(designator) && designator !== designator.toUpperCase()) continue;
       const start = match.index;
       const end = start + value.length;
       const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
@@ -97,7 +109,9 @@ export function findAddresses(text: string): Candidate[] {
     const start = match.index;
     const end = start + match[0].length;
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
-    found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
+    // "Box 9" alone is as often a form's box (Form W-2, box 9) as a post box: it needs the city line or a cue.
+    const bare = /^box/i.test(match[0]);
+    found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : bare ? 0.4 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
   return found;
 }

@@ -24,19 +24,24 @@ export function findSsns(text: string): Candidate[] {
   return found;
 }
 
+// Letters include the ligatures PDFs keep in their text (ﬀ ﬁ ﬂ ﬃ ﬄ): "info@chaostreﬀ.at".
+const EMAIL_DOMAIN = '[A-Za-z0-9\uFB00-\uFB06](?:[A-Za-z0-9\uFB00-\uFB06-]{0,62}[A-Za-z0-9\uFB00-\uFB06])?(?:\\.[A-Za-z0-9\uFB00-\uFB06](?:[A-Za-z0-9\uFB00-\uFB06-]{0,62}[A-Za-z0-9\uFB00-\uFB06])?)*\\.[A-Za-z]{2,24}(?![\\w-])';
+// A local part, or the brace list of papers' author lines ("{gal,brendan}@mozilla.com": one address each).
+const EMAIL = new RegExp(`(?<![\\w.+-])(?:[A-Za-z0-9\uFB00-\uFB06][A-Za-z0-9\uFB00-\uFB06._%+-]{0,63}|\\{[A-Za-z0-9._%+-]+(?:, ?[A-Za-z0-9._%+-]+)*\\})@${EMAIL_DOMAIN}`, 'g');
+// Spelled out against harvesters, with the at (and dots) in brackets: "lennart (at) poettering (dot) de".
+const AT = '\\s?[\\[({<]\\s?(?:at|AT)\\s?[\\])}>]\\s?';
+const DOT = '(?:\\s?[\\[({<]\\s?(?:dot|DOT)\\s?[\\])}>]\\s?|\\.)';
+const OBFUSCATED_EMAIL = new RegExp(`(?<![\\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}${AT}[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:${DOT}[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*${DOT}[A-Za-z]{2,24}(?![\\w-])`, 'g');
+
 export function findEmails(text: string): Candidate[] {
   const found: Candidate[] = [];
-  const pattern = /(?<![\w.+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,63})@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])/g;
-  for (const match of text.matchAll(pattern)) {
-    const start = match.index;
-    const end = start + match[0].length;
-    found.push({ entity: 'email', start, end, score: 0.95, cues: [] });
-  }
+  for (const match of text.matchAll(EMAIL)) found.push({ entity: 'email', start: match.index, end: match.index + match[0].length, score: 0.95, cues: [] });
+  for (const match of text.matchAll(OBFUSCATED_EMAIL)) found.push({ entity: 'email', start: match.index, end: match.index + match[0].length, score: 0.85, cues: ['spelled out'], rule: 'pattern:email-spelled-out' });
   return found;
 }
 
 const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
-const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
+const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|form|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
 const EXTENSION = String.raw`(?:\s*(?:x|ext\.?|extension|#)\s*\d{1,6})?`;
 // Shapes, not validity: NANP (optionally +1, 1 or 001 first, area code in brackets or not, any of the usual
 // separators), and international numbers after a + or 00 with two to six groups.
@@ -46,6 +51,11 @@ const PHONE_SHAPES: readonly RegExp[] = [
 ];
 // After a phone cue, any digit run of a phone's length with the usual separators ("call me at 4420 794 6095").
 const CUED_DIGITS = /(?<![\w+\-.])\+?\(?\d[\d\s().\-]{5,18}\d(?![\w\-])/g;
+// A seven-digit local number (no area code): a phone when a cue is near or it stands alone on its line, as
+// in signature blocks ("Tracy Schuler / PPL EnergyPlus / 774-4157").
+const LOCAL_NUMBER = /(?<![\w+\-.\/])\d{3}[-.]\d{4}(?![\w\-]|\.\d)/g;
+// Toll-free vanity numbers spell the rest in capitals: 1-800-FLOWERS, 1-877-CHILDHOOD.
+const VANITY = /(?<![\w+\-.])(?:1[\s.\-])?\(?8(?:00|33|44|55|66|77|88)\)?[\s.\-]((?=[A-Z0-9-]*[A-Z]{3})[A-Z0-9]{2,}(?:-[A-Z0-9]{2,})?)(?![\w\-])/g;
 
 function phoneValid(raw: string): boolean {
   try {
@@ -62,8 +72,9 @@ export function findPhones(text: string): Candidate[] {
     const raw = text.slice(start, end);
     const digits = raw.replace(/\s*(?:x|ext\.?|extension|#)\s*\d{1,6}$/i, '').replace(/\D/g, '');
     if (digits.length < 7 || digits.length > 15 || /^(\d)\1+$/.test(digits)) return;
-    // Glued to other digits or dashes: part of a longer identifier. Dates and times are no phones.
-    if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1))) return;
+    // Glued to other digits or dashes: part of a longer identifier; right after a date's slash ("6/30/2002
+    // 36699"): the rest of a date or a fraction. Dates and times are no phones.
+    if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1)) || /\d\/$/.test(text.slice(Math.max(0, start - 2), start))) return;
     // Digits continuing an IBAN-like sequence (DE89 3704 0044 …, checksum wrong or not): not a phone.
     if (/[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4})* ?$/.test(text.slice(Math.max(0, start - 40), start))) return;
     // Dates, ZIP+4 codes and year-serial case numbers ("2017-725599") are no phones.
@@ -91,6 +102,21 @@ export function findPhones(text: string): Candidate[] {
     const cues = cuesNear(text, match.index, match.index + raw.length, PHONE_CUE, { before: 40, after: 0 });
     if (cues.length === 0) continue;
     add(match.index, match.index + raw.length, 0.3, 'pattern:phone-after-cue');
+  }
+  for (const match of text.matchAll(LOCAL_NUMBER)) {
+    const lineStart = text.lastIndexOf('\n', match.index - 1) + 1;
+    const lineEnd = text.indexOf('\n', match.index);
+    const alone = /^[\s>|*-]*$/.test(text.slice(lineStart, match.index)) && /^\s*$/.test(text.slice(match.index + 8, lineEnd < 0 ? undefined : lineEnd));
+    add(match.index, match.index + 8, alone ? 0.55 : 0.25, 'pattern:phone-local');
+  }
+  for (const match of text.matchAll(VANITY)) {
+    const letters = (match[1] ?? '').replace(/-/g, '');
+    if (letters.length < 7 || letters.length > 10) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, PHONE_CUE, { before: 40, after: 15 });
+    const key = `${start}:${end}`;
+    if (!found.has(key)) found.set(key, { entity: 'phone', start, end, score: clamp(0.6 + (cues.length > 0 ? 0.25 : 0)), cues, rule: 'pattern:phone-vanity' });
   }
   // libphonenumber's own finder catches layouts the shapes above do not (national formats abroad).
   for (const match of findNumbers(text, { defaultCountry: 'US', v2: true })) {
@@ -181,9 +207,36 @@ export function findRoutingNumbers(text: string): Candidate[] {
 const IP_CUE = /\b(?:ip|ipv4|ipv6|address|host|server|logged|login|log-?in|source|src|dst|client|connection|connected|originat\w*|subscriber|isp)\b/i;
 const IP_NEGATIVE_CUE = /(?:\b(?:version|ver|v|release|build|section|sec|rule|part|chapter|figure|table|item|step|ordinance|code|statute|regulation|paragraph|para|clause|standard|oid)\.?|§)\s*$/i;
 
+// Three-part dotted numbers are versions (1.2.3): a dotted quad among them is most likely one too.
+const VERSION_TRIPLE = /(?<![\d.])\d{1,5}\.\d{1,5}\.\d{1,5}(?![\d.]|\.\d)/g;
+
+/** A version triple within 60 characters of [start, end); pieces of numbers cut at the window's edges do not count. */
+function versionsNear(text: string, start: number, end: number): boolean {
+  const from = Math.max(0, start - 60);
+  const to = Math.min(text.length, end + 60);
+  const window = text.slice(from, to);
+  for (const match of window.matchAll(VERSION_TRIPLE)) {
+    const at = from + match.index;
+    const cut = (match.index === 0 && from > 0) || (at + match[0].length === to && to < text.length);
+    if (!cut && (at + match[0].length <= start || at >= end)) return true;
+  }
+  return false;
+}
+
+/** A netmask written as an IPv6 address (ffff:ffff:ffff::): ones then zeros. */
+function ipv6Mask(value: string): boolean {
+  const [head = '', tail] = value.split('::');
+  const left = head.split(':').filter(Boolean);
+  const right = (tail ?? '').split(':').filter(Boolean);
+  const groups = tail === undefined ? left : [...left, ...new Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const bits = groups.map((group) => parseInt(group, 16).toString(2).padStart(16, '0')).join('');
+  return /^1{8,}0*$/.test(bits);
+}
+
 export function findIpAddresses(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of text.matchAll(/(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d]|\.\d)/g)) {
+  // Not followed by a letter after a dash: "1.2.3.4-rc.1" is a version.
+  for (const match of text.matchAll(/(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d]|\.\d|-[A-Za-z])/g)) {
     // Logs sometimes pad octets with zeros (010.001.020.003); Node's parser rejects those.
     if (!isIPv4(match[0].replace(/(^|\.)0+(?=\d)/g, '$1'))) continue;
     const start = match.index;
@@ -191,13 +244,16 @@ export function findIpAddresses(text: string): Candidate[] {
     if (/^(?:0|127|255)\./.test(match[0])) continue;
     const cues = cuesNear(text, start, end, IP_CUE, { before: 40, after: 20 });
     const negative = IP_NEGATIVE_CUE.test(windowBefore(text, start, 20, 0));
-    const score = 0.65 + (cues.length > 0 ? 0.25 : 0) - (negative ? 0.5 : 0);
+    const versions = versionsNear(text, start, end);
+    const score = 0.65 + (cues.length > 0 ? 0.25 : 0) - (negative ? 0.5 : 0) - (versions ? 0.3 : 0);
     found.push({ entity: 'ip_address', start, end, score: clamp(score), cues });
   }
-  for (const match of text.matchAll(/(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::[0-9A-Fa-f]{1,4}){1,7}|[0-9A-Fa-f]{1,4})(?![\w:])/g)) {
+  // Also the forms that open with '::' (::ffff:c0a8:101, IPv4-mapped), with two groups or more after it.
+  for (const match of text.matchAll(/(?<![\w:.])(?:(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::[0-9A-Fa-f]{1,4}){1,7}|[0-9A-Fa-f]{1,4})|::[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){1,6})(?![\w:])/g)) {
     const value = match[0];
     // Times (12:30:45) and similar short forms are not addresses: want at least four groups or a '::'.
     if (!isIPv6(value) || value === '::1' || (!value.includes('::') && value.split(':').length < 8)) continue;
+    if (ipv6Mask(value)) continue;
     if (!/[0-9a-f]{3}/i.test(value) && !value.includes('::')) continue;
     const start = match.index;
     const end = start + value.length;
@@ -241,6 +297,8 @@ export function findDates(text: string): { start: number; end: number }[] {
 
 const DOB_CUE = /\b(?:d\.?\s?o\.?\s?b\b\.?|date of birth|birth ?date|born(?: on| in)?|birthday|b\/d|b-day|bday|fecha de nacimiento|geburtsdatum|née?|age \d{1,3}, born)/gi;
 
+const BIRTH_RANGE = /^\s*(?:or\s+)?(?:before|after|prior\s+to|between|since|later\s+than|earlier\s+than|no\s+later\s+than|from)\b/i;
+
 /** Dates of birth: a date only counts with a birth cue before it (or just after it) and no other date in between. */
 export function findDatesOfBirth(text: string): Candidate[] {
   const found: Candidate[] = [];
@@ -250,6 +308,8 @@ export function findDatesOfBirth(text: string): Candidate[] {
     const offset = date.start - before.length;
     const cues = [...before.matchAll(DOB_CUE)].filter((cue) => {
       const cueEnd = offset + cue.index + cue[0].length;
+      // "born before January 2, 1946": a cut-off date in a rule, not anyone's birth date.
+      if (BIRTH_RANGE.test(text.slice(cueEnd, date.start))) return false;
       const previous = dates[index - 1];
       return !previous || previous.end <= cueEnd;
     });
