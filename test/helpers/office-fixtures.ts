@@ -43,7 +43,8 @@ export function flatPresentation(slides: string[]): string {
 <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation"><office:body><office:presentation>${pages}</office:presentation></office:body></office:document>`;
 }
 
-const saveEncrypted = `<?xml version="1.0" encoding="UTF-8"?>
+// LibreOffice Basic macros the fixtures run in their own profile (soffice macro:///Standard.Module1.Name(...)).
+const macros = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
 <script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">
 Sub SaveEncrypted(source As String, target As String, password As String)
@@ -59,17 +60,60 @@ Sub SaveEncrypted(source As String, target As String, password As String)
   doc.storeToURL(ConvertToURL(target), store())
   doc.close(True)
 End Sub
+
+Sub EmbedSheet(target As String, filter As String, heading As String, cells As String)
+  Dim load(0) As New com.sun.star.beans.PropertyValue
+  load(0).Name = &quot;Hidden&quot;
+  load(0).Value = True
+  doc = StarDesktop.loadComponentFromURL(&quot;private:factory/swriter&quot;, &quot;_blank&quot;, 0, load())
+  body = doc.getText()
+  body.insertString(body.getEnd(), heading, False)
+  obj = doc.createInstance(&quot;com.sun.star.text.TextEmbeddedObject&quot;)
+  obj.CLSID = &quot;47BBB4CB-CE4C-4E80-A591-42D9AE74950F&quot;
+  body.insertTextContent(body.getEnd(), obj, False)
+  sheet = obj.getEmbeddedObject().getSheets().getByIndex(0)
+  rows = Split(cells, &quot;;&quot;)
+  For r = 0 To UBound(rows)
+    fields = Split(rows(r), &quot;|&quot;)
+    sheet.getCellByPosition(0, r).setString(fields(0))
+    sheet.getCellByPosition(1, r).setValue(CDbl(fields(1)))
+  Next r
+  Dim store(0) As New com.sun.star.beans.PropertyValue
+  store(0).Name = &quot;FilterName&quot;
+  store(0).Value = filter
+  doc.storeToURL(ConvertToURL(target), store())
+  doc.close(True)
+End Sub
 </script:module>`;
+
+/** The profile exists after a first conversion; its Standard library then gets the fixtures' macros. */
+function installMacros(): void {
+  if (!fs.existsSync(path.join(profile, 'user', 'basic', 'Standard'))) libreOfficeFile('warm-up.txt', 'profile', 'odt');
+  fs.writeFileSync(path.join(profile, 'user', 'basic', 'Standard', 'Module1.xba'), macros);
+}
 
 /** A password-protected .odt saved by LibreOffice itself (a Basic macro in the fixture profile calls storeToURL with Password). */
 export function encryptedOdt(content: string, password: string): Buffer {
   const work = fs.mkdtempSync(path.join(dir, 'encrypt-'));
   const source = path.join(work, 'plain.odt');
   fs.writeFileSync(source, libreOfficeFile('plain.html', content, 'odt:writer8'));
-  // The profile exists after the first conversion; its Standard library then gets the macro.
-  fs.writeFileSync(path.join(profile, 'user', 'basic', 'Standard', 'Module1.xba'), saveEncrypted);
+  installMacros();
   const target = path.join(work, 'locked.odt');
   soffice([`macro:///Standard.Module1.SaveEncrypted("${source}","${target}","${password}")`]);
+  return fs.readFileSync(target);
+}
+
+/**
+ * A text document with a spreadsheet embedded as an OLE object (Writer inserts a Calc object, fills its cells,
+ * and saves): as .odt the sheet is an "Object 1/" folder of the package, as .docx LibreOffice writes it to
+ * word/embeddings/ as an .xlsx. `cells` are label/number rows.
+ */
+export function documentWithEmbeddedSheet(format: 'odt' | 'docx', heading: string, cells: [string, number][]): Buffer {
+  installMacros();
+  const target = path.join(fs.mkdtempSync(path.join(dir, 'embed-')), `memo.${format}`);
+  const filter = format === 'odt' ? 'writer8' : 'MS Word 2007 XML';
+  const data = cells.map(([label, value]) => `${label}|${value}`).join(';');
+  soffice([`macro:///Standard.Module1.EmbedSheet("${target}","${filter}","${heading}","${data}")`]);
   return fs.readFileSync(target);
 }
 

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
+import { createCase, minimalPdf, tempDir, uploadDocuments } from '../helpers/instance.js';
 import { errorOf, putUpload } from '../helpers/integration-support.js';
 import { composeMessage, documentBytes, intakeOf, pdfText, settledIntake, startIntakeInstance, type IntakeHarness, type IntakeStateBody } from '../helpers/intake-support.js';
 import { writeMsg } from '../helpers/msg-writer.js';
-import { encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb, removeOfficeFixtures, withParts } from '../helpers/office-fixtures.js';
+import { documentWithEmbeddedSheet, encryptedOdt, encryptedOoxml, flatPresentation, html, libreOfficeFile, ooxmlBomb, removeOfficeFixtures, withParts } from '../helpers/office-fixtures.js';
 
 // .msg files written by msgreader's compound-file burner, mailboxes of nodemailer messages, and Office files
 // written by LibreOffice itself, all made here; each goes through upload → intake on a worker thread → PDF,
@@ -23,7 +25,11 @@ interface DocumentBody {
 
 let h: IntakeHarness;
 let caseId: string;
-const office: { docx: Buffer; xlsx: Buffer; pptx: Buffer; odtLocked: Buffer; bomb: Buffer } = {} as never;
+const office: { docx: Buffer; xlsx: Buffer; pptx: Buffer; odtLocked: Buffer; bomb: Buffer; odtWithSheet: Buffer; docxWithSheet: Buffer } = {} as never;
+const sheetCells: [string, number][] = [
+  ['Dredging', 120000],
+  ['Paint', 4500],
+];
 
 async function documentOf(id: string): Promise<DocumentBody> {
   return ((await h.instance.request({ method: 'GET', url: `/api/v1/documents/${id}` })).json() as { data: DocumentBody }).data;
@@ -57,7 +63,9 @@ beforeAll(async () => {
   office.pptx = libreOfficeFile('slides.fodp', flatPresentation(['Ferry timetable slide', 'Second slide about moorings']), 'pptx');
   office.odtLocked = encryptedOdt(html('Sealed bids', 'Confidential bid amounts'), 'secret');
   office.bomb = await ooxmlBomb(office.docx, 64 * 1024 * 1024);
-}, 180_000);
+  office.odtWithSheet = documentWithEmbeddedSheet('odt', 'Harbour memo with the budget sheet below.', sheetCells);
+  office.docxWithSheet = documentWithEmbeddedSheet('docx', 'Harbour memo with the budget sheet below.', sheetCells);
+}, 240_000);
 
 afterAll(async () => {
   await h.close();
@@ -188,6 +196,36 @@ describe('Office files written by LibreOffice', () => {
     expect(pdfText(await documentBytes(h.instance, family.members[1]?.document.id ?? ''))).toContain('Site plan of the east pier');
     expect(pdfText(await documentBytes(h.instance, id))).toContain('Pier Seven Holdings');
   }, 180_000);
+});
+
+describe('objects embedded by LibreOffice', () => {
+  it('a spreadsheet embedded as an OLE object in .odt and .docx becomes a child document with its cells', async () => {
+    // The fixtures' packages really hold the object where each format keeps it (read with unzip, not intake).
+    const dir = tempDir('obscura-embedded-');
+    fs.writeFileSync(path.join(dir, 'memo.odt'), office.odtWithSheet);
+    fs.writeFileSync(path.join(dir, 'memo.docx'), office.docxWithSheet);
+    expect(execFileSync('unzip', ['-Z1', path.join(dir, 'memo.odt')], { encoding: 'utf8' }).split('\n')).toContain('Object 1/content.xml');
+    expect(execFileSync('unzip', ['-Z1', path.join(dir, 'memo.docx')], { encoding: 'utf8' }).split('\n')).toContain('word/embeddings/oleObject1.xlsx');
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const [name, bytes, childName] of [
+      ['memo-with-sheet.odt', office.odtWithSheet, 'Object 1.ods'],
+      ['memo-with-sheet.docx', office.docxWithSheet, 'oleObject1.xlsx'],
+    ] as const) {
+      const id = await uploadOne(name, bytes);
+      expect(await settledIntake(h.instance, id, 120_000), name).toMatchObject({ status: 'converted', error: null, children: 1 });
+      expect(pdfText(await documentBytes(h.instance, id)), name).toContain('Harbour memo');
+      const family = await familyOf(id);
+      expect(family.members.map((member) => [member.depth, member.document.attachment_index, member.document.source_type]), name).toEqual([
+        [0, null, 'office'],
+        [1, 0, 'office'],
+      ]);
+      const child = family.members[1]?.document as DocumentBody;
+      expect(child.file_name ?? child.fileName, name).toBe(childName);
+      expect(await settledIntake(h.instance, child.id, 120_000), name).toMatchObject({ status: 'converted', error: null, depth: 1, original: { format: 'office' } });
+      const sheet = pdfText(await documentBytes(h.instance, child.id));
+      for (const [label, value] of sheetCells) expect(sheet, name).toMatch(new RegExp(`${label}\\s+${value}`));
+    }
+  }, 240_000);
 });
 
 describe('bad input', () => {

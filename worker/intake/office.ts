@@ -4,57 +4,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import yauzl from 'yauzl';
-
-export interface ZipEntryInfo {
-  name: string;
-  compressed: number;
-  uncompressed: number;
-}
-
-function listZip(file: string): Promise<ZipEntryInfo[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('unreadable zip'));
-      const entries: ZipEntryInfo[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        entries.push({ name: entry.fileName, compressed: entry.compressedSize, uncompressed: entry.uncompressedSize });
-        zip.readEntry();
-      });
-      zip.on('end', () => resolve(entries));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
-
-function readZipEntry(file: string, name: string, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('unreadable zip'));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== name) return zip.readEntry();
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('unreadable entry'));
-          const chunks: Buffer[] = [];
-          let size = 0;
-          stream.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) stream.destroy(new Error(`${name} unpacks to more than ${maxBytes} bytes`));
-            else chunks.push(chunk);
-          });
-          stream.on('end', () => {
-            zip.close();
-            resolve(Buffer.concat(chunks));
-          });
-          stream.on('error', reject);
-        });
-      });
-      zip.on('end', () => reject(new Error(`${name} not found`)));
-      zip.readEntry();
-    });
-  });
-}
+import { embeddedOdfObjects } from './odf-objects.js';
+import { listZip, readZipEntry } from './zip.js';
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const PASSWORD_PROTECTED = 'the file is password-protected (an encrypted Office package); remove the password in Office and upload it again';
@@ -62,7 +13,8 @@ const PASSWORD_PROTECTED = 'the file is password-protected (an encrypted Office 
 /**
  * Checks an Office file before LibreOffice opens it: an OOXML/ODF name on an OLE file is an encrypted
  * (password-protected) package; a zip whose entries unpack past the limits is an archive bomb. Returns the
- * embedded objects and attachments to make child documents of (OOXML word/, xl/ and ppt/embeddings).
+ * embedded objects and attachments to make child documents of (OOXML word/, xl/ and ppt/embeddings; ODF
+ * object folders, see odf-objects.ts).
  */
 export async function inspectOffice(
   file: string,
@@ -91,6 +43,7 @@ export async function inspectOffice(
     const manifest = (await readZipEntry(file, 'META-INF/manifest.xml', 4 * 1024 * 1024)).toString('utf8');
     if (/<manifest:encryption-data\b/.test(manifest)) throw new Error(PASSWORD_PROTECTED);
   }
+  if (ext.startsWith('.od')) return { embedded: await embeddedOdfObjects(file, entries, limits.maxUncompressedBytes), warnings: [] };
   const embedded: { name: string; bytes: Buffer }[] = [];
   for (const entry of entries) {
     if (!/^(word|xl|ppt)\/embeddings\/[^/]+$/.test(entry.name) || entry.uncompressed === 0) continue;
