@@ -150,3 +150,26 @@ test('files arriving through the API appear by themselves, and Process all waits
     expect(jobs.map((job) => `${job.kind}:${job.status}`)).toEqual(['scan:completed', 'ocr:completed', 'detection:completed']);
   }
 });
+
+test('the organization switches automatic processing in Settings', async ({ admin, signedIn: page }, testInfo) => {
+  const setting = async () => (await admin.expect<{ data: { auto_process: boolean } }>(200, 'GET', '/api/v1/processing-settings')).data.auto_process;
+  await page.goto('/#/settings/processing');
+  const box = page.getByRole('checkbox', { name: /Process new documents automatically/ });
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await expect.poll(setting).toBe(false);
+  await expect(box).not.toBeChecked();
+  await testInfo.attach('processing-settings', { body: await page.screenshot(), contentType: 'image/png' });
+  // Off: a new upload is listed as not started, and nothing runs.
+  const created = await admin.createCase(`Automatic off case ${Date.now()}`);
+  const [document] = await admin.upload(created.id, [{ name: 'quiet.pdf', bytes: await textPdf([LETTER]) }]);
+  const progress = (await admin.expect<Progress>(200, 'GET', `/api/v1/cases/${created.id}/processing`)).data;
+  expect(progress.documents.map((entry) => entry.state)).toEqual(['not_started']);
+  expect((await admin.expect<{ data: unknown[] }>(200, 'GET', `/api/v1/documents/${document!.id}/jobs`)).data).toEqual([]);
+  await page.goto(`/#/cases/${created.id}`);
+  await expect(page.getByTestId('auto-off')).toContainText('Automatic processing is off for this organization');
+
+  await page.goto('/#/settings/processing');
+  await page.getByRole('checkbox', { name: /Process new documents automatically/ }).check();
+  await expect.poll(setting).toBe(true);
+});

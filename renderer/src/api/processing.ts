@@ -14,3 +14,11 @@ export async function getCaseProcessing(caseId: string, signal?: AbortSignal): P
 export async function supplyPassword(documentId: string, password: string, idempotencyKey: string): Promise<Document> {
   return (await request<Single<Document>>(`/api/v1/documents/${encodeURIComponent(documentId)}/password`, { method: 'POST', body: { password }, idempotencyKey })).data;
 }
+
+export async function getProcessingSettings(signal?: AbortSignal): Promise<{ auto_process: boolean }> {
+  return (await request<Single<{ auto_process: boolean }>>('/api/v1/processing-settings', signal ? { signal } : {})).data;
+}
+
+export async function updateProcessingSettings(autoProcess: boolean, idempotencyKey: string): Promise<{ auto_process: boolean }> {
+  return (await request<Single<{ auto_process: boolean }>>('/api/v1/processing-settings', { method: 'PATCH', body: { auto_process: autoProcess }, idempotencyKey })).data;
+}

@@ -1,5 +1,6 @@
 import { routeHref } from '../../hooks/useHashRoute.js';
 import { ApiKeysSection } from './ApiKeysSection.js';
+import { ProcessingSection } from './ProcessingSection.js';
 import { RolesSection } from './RolesSection.js';
 import { UsersSection } from './UsersSection.js';
 import { WatchedFoldersSection } from './WatchedFoldersSection.js';
@@ -11,6 +12,7 @@ const SECTIONS = [
   { id: 'keys', label: 'API keys' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'folders', label: 'Watched folders' },
+  { id: 'processing', label: 'Processing' },
 ] as const;
 
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -36,6 +38,7 @@ export function Settings({ section }: { section: string | null }) {
           {current === 'keys' && <ApiKeysSection />}
           {current === 'webhooks' && <WebhooksSection />}
           {current === 'folders' && <WatchedFoldersSection />}
+          {current === 'processing' && <ProcessingSection />}
         </div>
       </div>
     </section>
