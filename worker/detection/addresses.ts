@@ -63,6 +63,8 @@ const ADDRESS_CUE = /\b(?:address|addr|resid\w*|lives?|living|home|mailing|locat
 // Numbers before a street word that are counts or measures, not house numbers.
 const NOT_HOUSE_NUMBER = /^(\d+) (?:[A-Z]\w* )?(?:miles?|blocks?|feet|yards?|minutes?|hours?|years?|days?|percent)\b/i;
 
+const FORM_BOX_BEFORE = /(?:\b(?:check|tick|mark|from|enter|see|in|on|of)|\bForms?\b[^\n]*,)\s*$/i;
+
 /** A year after a copyright mark on its line ("(C) 2012 W. Trevor King"), not a house number. */
 const copyrightYear = (text: string, start: number, value: string) =>
   /^(?:19|20)\d\d\b/.test(value) && /(?:©|\(c\)|\bcopyright\b)[^\n]*$/i.test(text.slice(Math.max(0, start - 60), start));
@@ -109,9 +111,9 @@ export function findAddresses(text: string): Candidate[] {
     const start = match.index;
     const end = start + match[0].length;
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
-    // "Box 9" alone is as often a form's box (Form W-2, box 9) as a post box: it needs the city line or a cue.
-    const bare = /^box/i.test(match[0]);
-    found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : bare ? 0.4 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
+    // A form's box ("do not check box 6a", "Form(s) W-2, box 9") is no post box.
+    const formBox = !match[1] && /^box/i.test(match[0]) && FORM_BOX_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+    found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
   return found;
 }
