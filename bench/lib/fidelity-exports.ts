@@ -73,8 +73,9 @@ export async function runExports(dir: string, load: Load, body: (exportOne: Expo
       if (upload.statusCode !== 200) throw new Error(`upload failed: ${upload.body.slice(0, 200)}`);
       const documents = (await api('POST', `/api/v1/upload-sessions/${session.id}/complete`)).data as { documents: { id: string }[] };
       const documentId = documents.documents[0]?.id ?? '';
-      const created = (await api('POST', `/api/v1/documents/${documentId}/redactions`, { redactions: boxes.map(({ page, box }) => ({ kind: 'rectangle', layer: 'B6', coordinates: { page, units: 'pdf_points', box } })) })).data as { redactions: { id: string }[] };
-      const ids = created.redactions.map((entry) => entry.id);
+      const created = (await api('POST', `/api/v1/documents/${documentId}/redactions`, { redactions: boxes.map(({ page, box }) => ({ kind: 'rectangle', layer: 'B6', coordinates: { page, units: 'pdf_points', box } })) })).data as { redactions: { redaction_id: string }[] };
+      // The export summary names a box's growth by its redaction_id (the row id differs).
+      const ids = created.redactions.map((entry) => entry.redaction_id);
       const started = performance.now();
       const id = String((await api('POST', '/api/v1/exports', { case_id: caseId })).data.id);
       for (;;) {

@@ -94,9 +94,9 @@ function prune(context: PDFContext, resources: PDFDict, contents: Uint8Array[], 
  * Cuts a page of the (never saved) source document down to what draws it, in place, so copyPages takes
  * nothing else along. `contents` (a stream of the source's context) replaces the page's own content, and the
  * resources are cut to what it uses. Throws CannotCopyPage when the content cannot be read; the page is then
- * rendered.
+ * rendered. Returns the number of annotation appearances the page content now draws (flattened).
  */
-export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: PDFRef): void {
+export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: PDFRef): number {
   const page = source.getPage(pageIndex).node;
   const context = source.context;
   for (const key of INHERITED) {
@@ -134,4 +134,5 @@ export function prepareCopy(source: PDFDocument, pageIndex: number, contents?: P
   for (const key of page.keys()) {
     if (key !== PDFName.of('Parent') && !PAGE_KEYS.includes(key.decodeText())) page.delete(key);
   }
+  return draws.length;
 }

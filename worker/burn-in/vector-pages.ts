@@ -76,6 +76,32 @@ export async function pageWords(page: PDFPageProxy): Promise<SourceWord[]> {
 }
 
 /**
+ * The words of pages whose annotation appearances were flattened into their content (prepareCopy), read back
+ * by pdf.js: the text annotations show (a FreeText's, a field's value) is then page text, which the leak check
+ * must know on both sides (pdf.js leaves annotations out of a page's text).
+ */
+async function flattenedWords(source: PDFDocument, pages: readonly number[]): Promise<Map<number, SourceWord[]>> {
+  const words = new Map<number, SourceWord[]>();
+  if (pages.length === 0) return words;
+  const scratch = await PDFDocument.create({ updateMetadata: false });
+  for (const copy of await scratch.copyPages(source, pages.map((page) => page - 1))) scratch.addPage(copy);
+  const document = await openPdf(await scratch.save({ useObjectStreams: false }));
+  try {
+    for (const [index, number] of pages.entries()) {
+      const page = await document.getPage(index + 1);
+      try {
+        words.set(number, await pageWords(page));
+      } finally {
+        page.cleanup();
+      }
+    }
+  } finally {
+    await document.destroy();
+  }
+  return words;
+}
+
+/**
  * What the leak check looks for on a rewritten page: words of the page's text (or of its stored words) whose
  * middle lies under a padded box or whose centre lies outside the visible area. Every other word of the page's
  * own text is the allowance (the same word may stand elsewhere).
@@ -171,22 +197,34 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
   }
   const { padding, labels } = task.settings;
   const candidates: Rewritten[] = [];
+  const flattened: number[] = [];
+  const copyable: BurnPageRequest[] = [];
   for (const request of wanted) {
     try {
-      // The page as assembly will copy it: cut down to what draws it (annotated pages are rendered).
-      prepareCopy(source, request.page - 1);
+      // The page as assembly will copy it: cut down to what draws it, annotation appearances flattened.
+      if (prepareCopy(source, request.page - 1) > 0) flattened.push(request.page);
+      copyable.push(request);
     } catch (error) {
       if (!(error instanceof CannotCopyPage)) throw error;
       outcomes.set(request.page, error.message);
-      continue;
     }
+  }
+  let annotated: Map<number, SourceWord[]>;
+  try {
+    annotated = await flattenedWords(source, flattened);
+  } catch (error) {
+    for (const page of flattened) outcomes.set(page, `the page with its annotations flattened cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    annotated = new Map();
+  }
+  for (const request of copyable) {
+    if (outcomes.has(request.page)) continue;
     const page = await document.getPage(request.page);
     let words: SourceWord[];
     let ink: InkCursor;
     try {
       // Each glyph's own ink decides whether it goes (pdf.js reads the fonts' outlines).
       ink = new InkCursor(await pageInk(page));
-      words = await pageWords(page);
+      words = annotated.get(request.page) ?? (await pageWords(page));
     } catch (error) {
       outcomes.set(request.page, `pdf.js cannot read the page's glyphs: ${error instanceof Error ? error.message : String(error)}`);
       continue;
