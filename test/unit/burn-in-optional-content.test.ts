@@ -4,9 +4,9 @@ import type { BurnBox, BurnedPage } from '../../main/common/export-tasks.js';
 import { bboxWords, boxOver, popplerText, release } from '../helpers/burn-producers.js';
 import { box, darkShare, differingPixels, render, standardFont } from '../helpers/vector-pdfs.js';
 
-// Optional content (layers) on a page with a box: the marked content stays marked with its group, so a page
-// whose layers show is redacted in its content, not rendered. A layer that is off in the source would show in
-// the copy (the release carries no layer configuration): the two-way check sees it and renders the page.
+// Optional content (layers) on a page with a box: the page is redacted in its content, not rendered, when its
+// layers show. A layer that is off in the source would show in the release (which carries no layer
+// configuration): the two-way check sees it and renders the page.
 // Oracles: poppler's pdftotext and pdftoppm.
 
 async function layeredPdf(state: 'ON' | 'OFF'): Promise<Buffer> {

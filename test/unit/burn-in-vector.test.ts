@@ -270,8 +270,6 @@ describe('content-level redaction: what it leaves to the raster path', () => {
     { name: 'a curve inside a form XObject under a box', content: 'q 0.5 0 0 0.5 -75 550 cm /Fx Do Q', resources: form, reason: /in the form Fx: a curved path lies under a box/ },
     { name: 'an unclipped shading', content: '/Sh1 sh', resources: helvetica, reason: /shading/ },
     { name: 'clipping text under a box', content: 'BT /F1 12 Tf 7 Tr 72 700 Td (Clipword) Tj ET', resources: helvetica, reason: /clipping path/ },
-    // Named groups stay marked (burn-in-optional-content.test.ts); an inline one cannot be carried over safely.
-    { name: 'optional content without a named group', content: '/OC <</Type /OCMD>> BDC BT /F1 12 Tf 300 300 Td (x) Tj ET EMC', resources: helvetica, reason: /optional content is marked without a named group/ },
   ];
   for (const entry of cases) {
     it(`bails on ${entry.name}`, async () => {

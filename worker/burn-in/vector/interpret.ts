@@ -178,14 +178,10 @@ class Interpreter {
       case 'BDC':
       case 'DP': {
         // Property lists may carry /ActualText or /Alt of withheld text: only the tag stays.
+        // Optional content (OC) too: a release carries no layer configuration, so every layer shows in it either
+        // way; the two-way check renders the source with its own, and a hidden layer that would show sends the
+        // page to rendering.
         const tag = nameOperand(operation);
-        if (tag === 'OC') {
-          // Optional content stays as marked (its group named in the resources decides whether it shows); the
-          // two-way check renders both pages, so a group whose visibility the copy changes sends the page to rendering.
-          const group = operation.operands[1];
-          if (operator !== 'BDC' || group?.type !== 'name') throw new Bail('optional content is marked without a named group');
-          return join([Buffer.from(`${formatName(tag)} ${formatName(group.value)}`, 'latin1'), Buffer.from('BDC')]);
-        }
         return join([Buffer.from(formatName(tag), 'latin1'), Buffer.from(operator === 'BDC' ? 'BMC' : 'MP')]);
       }
       case 'Do':
