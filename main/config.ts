@@ -19,6 +19,11 @@ const Throttle = z.strictObject({
 export const ConfigSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(4791),
+  /** PostgreSQL instead of the SQLite file in the data directory (blobs and config stay there). */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(?:ql)?:\/\//i, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   rateLimits: z
     .strictObject({
       enabled: z.boolean().default(true),
@@ -126,7 +131,7 @@ export type ConfigInput = z.input<typeof ConfigSchema>;
 
 export const CONFIG_FILE_NAME = 'config.json';
 
-/** Reads `config.json` from the data directory (optional) and applies overrides from flags. */
+/** Reads `config.json` from the data directory (optional), then OBSCURA_DATABASE_URL, then overrides from flags. */
 export function loadConfig(dataDir: string, overrides: ConfigInput = {}): Config {
   const file = path.join(dataDir, CONFIG_FILE_NAME);
   let fromFile: unknown = {};
@@ -137,7 +142,8 @@ export function loadConfig(dataDir: string, overrides: ConfigInput = {}): Config
       throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
     }
   }
-  const merged = mergeDeep(fromFile as Record<string, unknown>, overrides as Record<string, unknown>);
+  const fromEnv = process.env.OBSCURA_DATABASE_URL ? { databaseUrl: process.env.OBSCURA_DATABASE_URL } : {};
+  const merged = mergeDeep(mergeDeep(fromFile as Record<string, unknown>, fromEnv), overrides as Record<string, unknown>);
   const parsed = ConfigSchema.safeParse(merged);
   if (!parsed.success) {
     throw new Error(`invalid configuration (${file} and flags): ${z.prettifyError(parsed.error)}`);

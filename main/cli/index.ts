@@ -124,6 +124,8 @@ async function worker(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } }, strict: true });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const running = await startWorker({ dataDir });
+  // Background timers are unref'd (they must not hold a server open); with no HTTP socket this one keeps the worker alive.
+  const keepAlive = setInterval(() => undefined, 3600_000);
   const stopped = new Promise<void>((resolve) => {
     const shutdown = () => {
       process.off('SIGTERM', shutdown);
@@ -139,5 +141,6 @@ async function worker(args: string[]): Promise<number> {
   const owned = Object.entries(running.background.owned()).filter(([, yes]) => yes).map(([name]) => name);
   console.log(`worker running on ${dataDir} (pid ${process.pid}; owns: ${owned.join(', ') || 'no singleton runner yet'})`);
   await stopped;
+  clearInterval(keepAlive);
   return 0;
 }

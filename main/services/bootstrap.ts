@@ -9,6 +9,7 @@ import { generatePassword, hashPassword } from './secrets.js';
 import { seedBuiltIns } from './organization-seed.js';
 import { insertUserRole } from '../db/queries/user-roles.js';
 import type { Clock } from './context.js';
+import { transact } from '../db/transaction.js';
 
 export interface InitialCredentials {
   organization_id: string;
@@ -29,7 +30,7 @@ export async function createOrganization(
   const now = clock.now().toISOString();
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const organizationId = await insertOrganization(trx, options.name, now);
     const userId = await insertUser(trx, {
       organization_id: organizationId,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadConfig } from '../config.js';
 import { DATABASE_FILE_NAME, openDatabase } from '../db/connection.js';
 import { countOrganizations } from '../db/queries/organizations.js';
 import { createOrganization, type InitialCredentials } from './bootstrap.js';
@@ -16,16 +17,26 @@ export function dataPaths(dataDir: string) {
 }
 
 export class AlreadyInitialisedError extends Error {
-  constructor(dataDir: string) {
-    super(`${dataDir} is already initialised (it holds an Obscura database); nothing was changed`);
+  constructor(where: string) {
+    super(`${where} is already initialised (it holds an Obscura database); nothing was changed`);
     this.name = 'AlreadyInitialisedError';
   }
 }
 
-export async function isInitialised(dataDir: string): Promise<boolean> {
-  const { database } = dataPaths(dataDir);
-  if (!fs.existsSync(database)) return false;
-  const opened = await openDatabase(database);
+/** The database a data directory's instance uses: the PostgreSQL URL when one is configured, else its SQLite file. */
+export function databaseTarget(dataDir: string, databaseUrl?: string): string {
+  return databaseUrl ?? dataPaths(dataDir).database;
+}
+
+/** Without an explicit URL: the one config.json or OBSCURA_DATABASE_URL names, if any. */
+function configuredDatabaseUrl(dataDir: string): string | undefined {
+  return loadConfig(dataDir).databaseUrl;
+}
+
+export async function isInitialised(dataDir: string, databaseUrl = configuredDatabaseUrl(dataDir)): Promise<boolean> {
+  const target = databaseTarget(dataDir, databaseUrl);
+  if (databaseUrl === undefined && !fs.existsSync(target)) return false;
+  const opened = await openDatabase(target, { poolSize: 1 });
   try {
     return (await countOrganizations(opened.db)) > 0;
   } finally {
@@ -34,10 +45,10 @@ export async function isInitialised(dataDir: string): Promise<boolean> {
 }
 
 /** Creates the database and the first organization; refuses a directory that already has one. */
-export async function initialiseDataDir(dataDir: string, clock: Clock): Promise<InitialCredentials> {
-  if (await isInitialised(dataDir)) throw new AlreadyInitialisedError(dataDir);
+export async function initialiseDataDir(dataDir: string, clock: Clock, databaseUrl = configuredDatabaseUrl(dataDir)): Promise<InitialCredentials> {
+  if (await isInitialised(dataDir, databaseUrl)) throw new AlreadyInitialisedError(databaseUrl === undefined ? dataDir : 'the PostgreSQL database');
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const opened = await openDatabase(dataPaths(dataDir).database);
+  const opened = await openDatabase(databaseTarget(dataDir, databaseUrl), { poolSize: 1 });
   try {
     return await createOrganization(opened.db, clock, { name: 'Default organization', adminUsername: 'admin' });
   } finally {

@@ -6,6 +6,7 @@ import { findNewestDocumentJob } from '../db/queries/jobs.js';
 import type { ServiceContext } from './context.js';
 import { requireDocument } from './documents.js';
 import { enqueueJob, getJob, toJob } from './jobs.js';
+import { transact } from '../db/transaction.js';
 
 /** The application API's summary body: the text at the top level and under `data`, as its client reads either. */
 export interface SummaryView {
@@ -68,7 +69,7 @@ export interface WaitSettings {
  * error (409 with the job's message). The job keeps running if the wait ends first (503).
  */
 export async function generateSummary(db: Executor, ctx: ServiceContext, documentId: number, wait: WaitSettings): Promise<SummaryView> {
-  const queued = await db.transaction().execute((trx) => enqueueJob(trx, ctx, documentId, 'summary', {}));
+  const queued = await transact(db, (trx) => enqueueJob(trx, ctx, documentId, 'summary', {}));
   const deadline = Date.now() + wait.timeoutMs;
   for (;;) {
     const job = await getJob(db, ctx, Number(queued.id));

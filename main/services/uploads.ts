@@ -23,6 +23,7 @@ import { toDocument } from './documents.js';
 import { ACCEPTED_TYPES_TEXT, detectDocumentType, sourceTypeOf } from './file-types.js';
 import { startAutoProcessing } from './auto-processing/index.js';
 import { randomToken, sha256Hex } from './secrets.js';
+import { transact } from '../db/transaction.js';
 
 export interface UploadSettings {
   baseUrl: string;
@@ -155,7 +156,7 @@ export async function receiveUpload(
   await blobs.commit(staged);
   const now = isoNow(ctx);
   const actor = { type: 'upload_url' as const, id: String(file.id), organizationId: file.organization_id };
-  const accepted = await db.transaction().execute(async (trx) => {
+  const accepted = await transact(db, async (trx) => {
     await insertBlobIfAbsent(trx, staged.sha256, staged.size, now);
     const first = await markUploadFileReceived(trx, file.id, {
       sha256: staged.sha256,

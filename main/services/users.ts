@@ -19,6 +19,7 @@ import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { assertCallerHolds } from './grants.js';
 import { hashPassword, randomToken, sha256Hex } from './secrets.js';
 import { scopesOfUser } from './user-principal.js';
+import { transact } from '../db/transaction.js';
 
 function present(row: UserRow, roles: { id: number; name: string }[]): User {
   return {
@@ -194,7 +195,7 @@ const INVALID_INVITATION = 'this invitation is unknown, already used, replaced b
  */
 export async function acceptInvitation(db: Executor, clock: Clock, body: AcceptInvitationBody): Promise<{ user_id: string; username: string }> {
   const passwordHash = await hashPassword(body.password);
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const invitation = await findInvitationByTokenHash(trx, sha256Hex(body.token));
     const now = clock.now();
     if (!invitation || invitation.accepted_at || invitation.superseded_at || Date.parse(invitation.expires_at) <= now.getTime()) {

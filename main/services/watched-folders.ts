@@ -34,6 +34,7 @@ import { recordChange } from './change-log.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { requireCase } from './cases.js';
 import { checkJobOptions } from './job-options.js';
+import { transact } from '../db/transaction.js';
 
 /** What validation needs besides the database: the configured limits and where the data directory is. */
 export interface WatchedFolderEnv {
@@ -471,7 +472,7 @@ export async function syncConfigFolders(db: Db, clock: Clock, entries: readonly 
     }
     const ctx = configContext(organizationId, clock);
     try {
-      await db.transaction().execute(async (trx) => {
+      await transact(db, async (trx) => {
         const existing = (await listLiveWatchedFolders(trx)).find((row) => row.origin === 'config' && row.name === entry.name);
         const next = { name: entry.name, path: canonicalPath(entry.path), enabled: entry.enabled, settings: settingsOf(entry) };
         if (existing && existing.organization_id !== organizationId) {
@@ -488,7 +489,7 @@ export async function syncConfigFolders(db: Db, clock: Clock, entries: readonly 
       log(`watched folder "${entry.name}" in config.json is not used: ${error instanceof Error ? error.message : String(error)}${details}`);
     }
   }
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
     for (const row of await listLiveWatchedFolders(trx)) {
       if (row.origin === 'config' && !names.has(row.name)) await softDelete(trx, configContext(row.organization_id, clock), row, env.options);
     }

@@ -7,6 +7,7 @@ import { createHttpServer, type ObscuraServer } from '../../main/http/server.js'
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { createOrganization, type InitialCredentials } from '../../main/services/bootstrap.js';
 import { systemClock, type Clock } from '../../main/services/context.js';
+import { createTestDatabase, onPostgres } from './test-database.js';
 
 export function tempDir(prefix = 'obscura-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -37,13 +38,19 @@ export interface ApiRequest {
 
 let counter = 0;
 
-/** A real server on a real SQLite file in a temp directory, listening on a free loopback port. */
+/**
+ * A real server on a real SQLite file in a temp directory (or, with OBSCURA_TEST_DATABASE=postgres, its own
+ * fresh PostgreSQL database, named in the directory's config.json so a test reopening it gets the same one),
+ * listening on a free loopback port.
+ */
 /**
  * autoProcess: leave the organizations' automatic processing at the product default (on). Off otherwise, so
  * suites that assert exact job lists see only the jobs they start (issue 18).
  */
 export async function startInstance(options: { organizations?: number; config?: ConfigInput; clock?: Clock; autoProcess?: boolean } = {}): Promise<TestInstance> {
   const dataDir = tempDir();
+  const database = onPostgres() ? await createTestDatabase() : null;
+  if (database) fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ databaseUrl: database.url }), { mode: 0o600 });
   const config = loadConfig(dataDir, { port: 0, ...options.config });
   const clock = options.clock ?? systemClock;
   const runtime = await openRuntime(dataDir, config, clock);
@@ -83,6 +90,7 @@ export async function startInstance(options: { organizations?: number; config?: 
     async close() {
       await server.close();
       await runtime.close();
+      await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

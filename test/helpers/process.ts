@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase, onPostgres } from './test-database.js';
 
 // Helpers for end-to-end tests that run the real `obscura` command (bin/obscura.js → dist/) as a child process.
 
@@ -33,9 +34,36 @@ export interface RunAs {
   gid: number;
 }
 
-function spawnCli(args: string[], runAs?: RunAs): ChildProcess {
+const databases = new Map<string, string>();
+
+/**
+ * With OBSCURA_TEST_DATABASE=postgres, every data directory a command names gets its own fresh database
+ * (the same one for every command on that directory: init, then serve, then serve again), passed in
+ * OBSCURA_DATABASE_URL. They are left to the throwaway cluster's end: a killed server may still hold them.
+ */
+export async function databaseUrlFor(dataDir: string): Promise<string | undefined> {
+  if (!onPostgres()) return undefined;
+  const key = path.resolve(dataDir);
+  let url = databases.get(key);
+  if (url === undefined) {
+    url = (await createTestDatabase()).url;
+    databases.set(key, url);
+  }
+  return url;
+}
+
+async function cliEnv(args: string[]): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  const at = args.indexOf('--data-dir');
+  const dataDir = at >= 0 ? args[at + 1] : undefined;
+  const url = dataDir === undefined ? undefined : await databaseUrlFor(dataDir);
+  if (url !== undefined) env.OBSCURA_DATABASE_URL = url;
+  return env;
+}
+
+async function spawnCli(args: string[], runAs?: RunAs): Promise<ChildProcess> {
   assertBuilt();
-  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }, ...runAs });
+  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: await cliEnv(args), ...runAs });
 }
 
 function exitOf(child: ChildProcess): Promise<Exit> {
@@ -47,7 +75,7 @@ function exitOf(child: ChildProcess): Promise<Exit> {
 
 /** Runs one CLI command to its end. */
 export async function runCli(args: string[], timeoutMs = 20_000): Promise<CliResult> {
-  const child = spawnCli(args);
+  const child = await spawnCli(args);
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -87,7 +115,7 @@ const LISTENING = /^listening on (http:\/\/\S+:\d+)$/m;
 
 /** `obscura serve --data-dir DIR --port 0 …`, resolved once it prints `listening on http://HOST:PORT`. */
 export async function startServer(dataDir: string, extraArgs: string[] = [], timeoutMs = 20_000, runAs?: RunAs): Promise<ServerProcess> {
-  const child = spawnCli(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs], runAs);
+  const child = await spawnCli(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs], runAs);
   let stdout = '';
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));

@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely';
+import { jsonField } from '../dialect.js';
 import type { AuditLogTable } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
@@ -40,12 +41,12 @@ export function pageCaseAudit(db: Executor, filter: CaseAuditFilter, page: PageR
     .where((eb) => {
       const about = [
         documentText.length > 0 ? eb.and([eb('resource_type', '=', 'document'), eb('resource_id', 'in', documentText)]) : never,
-        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(sql`json_extract(details, '$.document_id')`, 'in', documentText)]) : never,
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(jsonField(db, sql<string | null>`details`, 'document_id'), 'in', documentText)]) : never,
         documentText.length > 0 ? eb.and([eb('resource_type', '=', 'comment'), eb(sql`resource_id`, 'in', eb.selectFrom('comments').select(sql`CAST(id AS TEXT)`.as('id')).where('document_id', 'in', documents))]) : never,
       ];
       if (filter.documentId === undefined) {
         about.push(eb.and([eb('resource_type', '=', 'case'), eb('resource_id', '=', String(filter.caseId))]));
-        about.push(eb.and([eb('resource_type', '=', 'export'), eb(sql`json_extract(details, '$.case_id')`, '=', String(filter.caseId))]));
+        about.push(eb.and([eb('resource_type', '=', 'export'), eb(jsonField(db, sql<string | null>`details`, 'case_id'), '=', String(filter.caseId))]));
       }
       return eb.or(about as never);
     });

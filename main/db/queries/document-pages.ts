@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely';
+import { jsonArrayLength } from '../dialect.js';
 import type { DocumentPagesTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
@@ -36,7 +37,7 @@ export async function deleteDocumentPagesFrom(db: Executor, documentId: number, 
 export function listJobPageSummaries(db: Executor, jobId: number) {
   return db
     .selectFrom('document_pages')
-    .select(['page_number', 'source', 'mean_confidence', sql<number>`json_array_length(words)`.as('word_count')])
+    .select(['page_number', 'source', 'mean_confidence', jsonArrayLength(db, sql<string>`words`).as('word_count')])
     .where('job_id', '=', jobId)
     .orderBy('page_number')
     .execute();

@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ExemptionsTable } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
+import { foldCase } from '../dialect.js';
 
 export async function insertExemption(db: Executor, values: Insertable<ExemptionsTable>): Promise<number> {
   const row = await db.insertInto('exemptions').values(values).returning('id').executeTakeFirstOrThrow();
@@ -13,7 +14,7 @@ export function findExemption(db: Executor, organizationId: number, id: number) 
 }
 
 export function findExemptionByCode(db: Executor, organizationId: number, code: string) {
-  return db.selectFrom('exemptions').selectAll().where('organization_id', '=', organizationId).where('code', '=', code).executeTakeFirst();
+  return db.selectFrom('exemptions').selectAll().where('organization_id', '=', organizationId).where(foldCase(db, sql<string>`code`), '=', foldCase(db, sql<string>`${code}`)).executeTakeFirst();
 }
 
 export function listExemptionPage(db: Executor, organizationId: number, page: PageRequest, filter: { layer?: string | undefined } = {}) {

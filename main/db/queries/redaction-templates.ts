@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { RedactionTemplatesTable } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
+import { foldCase } from '../dialect.js';
 
 const COLUMNS = [
   'redaction_templates.id',
@@ -38,7 +39,7 @@ export function findTemplate(db: Executor, organizationId: number, id: number) {
 }
 
 export function findTemplateByName(db: Executor, organizationId: number, name: string) {
-  return db.selectFrom('redaction_templates').select('id').where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  return db.selectFrom('redaction_templates').select('id').where('organization_id', '=', organizationId).where(foldCase(db, sql<string>`name`), '=', foldCase(db, sql<string>`${name}`)).executeTakeFirst();
 }
 
 export function listTemplatePage(db: Executor, organizationId: number, page: PageRequest) {

@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { isPostgres } from '../dialect.js';
 import type { NewRedaction, RedactionRow } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
@@ -68,20 +69,25 @@ const INSERT_COLUMNS = [
 // (Kysely's builder costs more than SQLite for 1,000 rows); 500 rows x 21 columns stays below SQLite's
 // 32,766 parameters per statement.
 const INSERT_CHUNKS = [500, 100, 20, 5, 1] as const;
-const insertSql = new Map<number, string>();
+const insertSql = new Map<string, string>();
 
-function insertStatement(rows: number): string {
-  let sql = insertSql.get(rows);
+/** SQLite: `?` placeholders, no RETURNING. PostgreSQL: `$n` placeholders and RETURNING id. */
+function insertStatement(rows: number, postgres: boolean): string {
+  const key = `${postgres ? 'pg' : 'sqlite'}:${rows}`;
+  let sql = insertSql.get(key);
   if (sql === undefined) {
-    const tuple = `(${INSERT_COLUMNS.map(() => '?').join(',')})`;
-    sql = `insert into "redactions" (${INSERT_COLUMNS.map((column) => `"${column}"`).join(', ')}) values ${Array.from({ length: rows }, () => tuple).join(',')}`;
-    insertSql.set(rows, sql);
+    const width = INSERT_COLUMNS.length;
+    const tuple = (row: number) => `(${INSERT_COLUMNS.map((_, column) => (postgres ? `$${row * width + column + 1}` : '?')).join(',')})`;
+    sql = `insert into "redactions" (${INSERT_COLUMNS.map((column) => `"${column}"`).join(', ')}) values ${Array.from({ length: rows }, (_, row) => tuple(row)).join(',')}`;
+    if (postgres) sql += ' returning "id"';
+    insertSql.set(key, sql);
   }
   return sql;
 }
 
 /** Inserts rows in chunks; returns their new ids in the order given. */
 export async function insertRedactions(db: Executor, rows: readonly NewRedaction[]): Promise<number[]> {
+  const postgres = isPostgres(db);
   const ids: number[] = [];
   let start = 0;
   for (const size of INSERT_CHUNKS) {
@@ -91,9 +97,16 @@ export async function insertRedactions(db: Executor, rows: readonly NewRedaction
         const row = rows[index] as NewRedaction;
         for (const column of INSERT_COLUMNS) parameters.push(row[column] ?? null);
       }
-      const result = await db.executeQuery(CompiledQuery.raw(insertStatement(size), parameters));
-      // No RETURNING (it halves the insert's speed): with AUTOINCREMENT and one writer, the rows of one
-      // INSERT get consecutive ids ending at the last insert id.
+      const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(insertStatement(size, postgres), parameters));
+      if (postgres) {
+        // Other writers may take ids in between, but one INSERT's rows get increasing ids in VALUES order.
+        if (result.rows.length !== size) throw new Error('bulk insert did not return its rows');
+        ids.push(...result.rows.map((row) => row.id).sort((a, b) => a - b));
+        start += size;
+        continue;
+      }
+      // No RETURNING on SQLite (it halves the insert's speed): with AUTOINCREMENT and one writer, the rows of
+      // one INSERT get consecutive ids ending at the last insert id.
       if (Number(result.numAffectedRows) !== size || result.insertId === undefined) throw new Error('bulk insert did not report its rows');
       const last = Number(result.insertId);
       for (let offset = size - 1; offset >= 0; offset -= 1) ids.push(last - offset);

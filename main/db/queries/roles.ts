@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { RolesTable } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
+import { foldCase } from '../dialect.js';
 
 export async function insertRole(db: Executor, values: Insertable<RolesTable>): Promise<number> {
   const row = await db.insertInto('roles').values(values).returning('id').executeTakeFirstOrThrow();
@@ -13,7 +14,7 @@ export function findRole(db: Executor, organizationId: number, id: number) {
 }
 
 export function findRoleByName(db: Executor, organizationId: number, name: string) {
-  return db.selectFrom('roles').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  return db.selectFrom('roles').selectAll().where('organization_id', '=', organizationId).where(foldCase(db, sql<string>`name`), '=', foldCase(db, sql<string>`${name}`)).executeTakeFirst();
 }
 
 export function findBuiltInRole(db: Executor, organizationId: number, builtIn: NonNullable<RolesTable['built_in']>) {

@@ -1,7 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { UsersTable } from '../schema.js';
 import type { Executor } from './executor.js';
 import { fetchPage, type PageRequest } from './page.js';
+import { foldCase } from '../dialect.js';
 
 export async function insertUser(db: Executor, values: Insertable<UsersTable>): Promise<number> {
   const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
@@ -9,7 +10,7 @@ export async function insertUser(db: Executor, values: Insertable<UsersTable>): 
 }
 
 export function findUserByUsername(db: Executor, username: string) {
-  return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+  return db.selectFrom('users').selectAll().where(foldCase(db, sql<string>`username`), '=', foldCase(db, sql<string>`${username}`)).executeTakeFirst();
 }
 
 export async function setUserActive(db: Executor, organizationId: number, id: number, active: boolean, now: string): Promise<void> {

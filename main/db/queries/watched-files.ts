@@ -12,7 +12,7 @@ const FINAL: readonly State[] = ['done', 'failed', 'vanished'];
  */
 export function insertSeenFiles(db: Executor, rows: readonly Insertable<WatchedFilesTable>[]) {
   if (rows.length === 0) return Promise.resolve([]);
-  return db.insertInto('watched_files').values(rows).orIgnore().returningAll().execute();
+  return db.insertInto('watched_files').values(rows).onConflict((oc) => oc.doNothing()).returningAll().execute();
 }
 
 export function findWatchedFileById(db: Executor, id: number) {

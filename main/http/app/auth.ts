@@ -5,6 +5,7 @@ import { DomainError } from '../../common/errors.js';
 import { ConcurrencyGate } from '../../services/login-throttle.js';
 import { checkPassword, logout, openSession, recordLoginFailure } from '../../services/sessions.js';
 import { SESSION_COOKIE, sessionUser } from './session.js';
+import { transact } from '../../db/transaction.js';
 
 export const LOGIN_BODY_LIMIT = 16 * 1024;
 
@@ -38,14 +39,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       throttles?.address.fail(request.ip, now);
       const user = checked.user;
       if (user) {
-        await runtime.db.transaction().execute((trx) =>
+        await transact(runtime.db, (trx) =>
           recordLoginFailure(trx, runtime.clock, user, { failures: failure?.failures ?? 1, locked: failure?.lockedNow ?? false, address: request.ip }),
         );
       }
       throw new DomainError('authentication_failed', checked.reason);
     }
     throttles?.account.succeed(account);
-    const result = await runtime.db.transaction().execute((trx) => openSession(trx, runtime.clock, checked.user, ttl));
+    const result = await transact(runtime.db, (trx) => openSession(trx, runtime.clock, checked.user, ttl));
     reply.setCookie(SESSION_COOKIE, result.token, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ttl, secure: false });
     return { success: true, token: result.token, expires_at: result.user.expiresAt, user: publicUser(result.user), request_id: request.id };
   });

@@ -5,6 +5,7 @@ import { assertSameOriginForCookieWrite, sessionCredential } from '../shared/ses
 import type { Executor } from '../../db/queries/executor.js';
 import type { ServiceContext } from '../../services/context.js';
 import { authenticateSession, type SessionUser } from '../../services/sessions.js';
+import { transact } from '../../db/transaction.js';
 
 export { SESSION_COOKIE } from '../shared/session-credential.js';
 
@@ -58,7 +59,7 @@ export function readApp<T>(request: FastifyRequest, work: (db: Executor, ctx: Se
 /** Runs an application change in one transaction. */
 export async function commitApp<T>(request: FastifyRequest, reply: FastifyReply, status: number, work: (trx: Executor, ctx: ServiceContext) => Promise<T>): Promise<T> {
   const ctx = userContext(request);
-  const result = await request.server.obscura.runtime.db.transaction().execute((trx) => work(trx, ctx));
+  const result = await transact(request.server.obscura.runtime.db, (trx) => work(trx, ctx));
   reply.code(status);
   return result;
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../../common/errors.js';
+import { isRetryableTransactionError, isUniqueViolation } from '../../db/dialect.js';
 
 export interface HttpProblem {
   status: number;
@@ -43,6 +44,11 @@ function problemOf(error: unknown): HttpProblem {
     const names = [...new Set(details.map((detail) => detail.field))];
     const fields = names.length > 10 ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more` : names.join(', ');
     return { status: 400, code: 'validation_error', message: `invalid ${location}: ${fields}`, details };
+  }
+  // A concurrent request got there first (unique key taken, or PostgreSQL gave up serialising the two after
+  // retries): the caller's change was not applied and may be sent again.
+  if (isUniqueViolation(error) || isRetryableTransactionError(error)) {
+    return { status: 409, code: 'conflict', message: 'the change conflicts with another made at the same time; nothing was changed, reload and retry' };
   }
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {

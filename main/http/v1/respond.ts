@@ -5,6 +5,7 @@ import { completeIdempotencyKey } from '../../db/queries/idempotency-keys.js';
 import type { ServiceContext } from '../../services/context.js';
 import { actorOf, type Principal } from '../../services/principal.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { transact } from '../../db/transaction.js';
 
 /** The acting API key or user as a service context: organization scoping, audit actor and request id. */
 export function serviceContext(request: FastifyRequest): ServiceContext {
@@ -50,7 +51,7 @@ export async function commit<T>(
   const ctx = serviceContext(request);
   const claim = request.idempotency;
   reply.code(status);
-  const body = await request.server.obscura.runtime.db.transaction().execute(async (trx) => {
+  const body = await transact(request.server.obscura.runtime.db, async (trx) => {
     const data = await work(trx, ctx);
     const serialized = String(reply.serialize({ data, request_id: request.id }));
     // A one-time secret in the answer (a new API key, an invitation token) is not stored for replays.
@@ -65,7 +66,7 @@ export async function commit<T>(
 /** A change answered with 204 No Content (DELETE). */
 export async function commitNoContent(request: FastifyRequest, reply: FastifyReply, work: (trx: Executor, ctx: ServiceContext) => Promise<void>) {
   const ctx = serviceContext(request);
-  await request.server.obscura.runtime.db.transaction().execute((trx) => work(trx, ctx));
+  await transact(request.server.obscura.runtime.db, (trx) => work(trx, ctx));
   return reply.code(204).send();
 }
 

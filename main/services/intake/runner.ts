@@ -9,6 +9,7 @@ import type { WorkerPool } from '../../jobs/pool.js';
 import { CoalescedPass } from '../../jobs/coalesced-pass.js';
 import { systemClock, type ServiceContext } from '../context.js';
 import { commitOutcomeFiles, storeOutcome } from './store.js';
+import { transact } from '../../db/transaction.js';
 
 /** Documented in docs/api.md (Documents → Intake limits). */
 export const INTAKE_LIMITS: IntakeLimits = {
@@ -124,7 +125,7 @@ export class IntakeRunner {
     await handle.read(head, 0, 4, 0).finally(() => handle.close());
     const format = (existing?.original_format as IntakeFormat | undefined) ?? formatOf(row, head);
     const now = new Date().toISOString();
-    return this.runtime.db.transaction().execute(async (trx) => {
+    return transact(this.runtime.db, async (trx) => {
       let depth = existing?.depth ?? 0;
       if (!existing) {
         const parent = row.parent_document_id === null ? undefined : await trx.selectFrom('document_intake').select('depth').where('document_id', '=', row.parent_document_id).executeTakeFirst();
@@ -177,7 +178,7 @@ export class IntakeRunner {
         return;
       }
       const children = await commitOutcomeFiles(runtime.blobs, outcome);
-      await runtime.db.transaction().execute(async (trx) => {
+      await transact(runtime.db, async (trx) => {
         const current = await trx.selectFrom('documents').selectAll().where('id', '=', row.id).executeTakeFirst();
         if (!current || current.deleted_at !== null) return;
         await storeOutcome(trx, SYSTEM(row.organization_id), current, claimed, outcome, children);

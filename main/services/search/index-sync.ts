@@ -4,6 +4,7 @@ import type { Executor } from '../../db/queries/executor.js';
 import { deleteSearchPage, insertSearchPage } from '../../db/queries/search-pages.js';
 import { clearStalePage, hasStalePages, listStalePages } from '../../db/queries/search-stale.js';
 import { buildPageText } from './page-text.js';
+import { transact } from '../../db/transaction.js';
 
 // Folds pages queued by the document_pages triggers into the index, in batches of one transaction each.
 // Transcripts (seconds, no boxes) are not searched.
@@ -37,7 +38,7 @@ export async function catchUpSearchIndex(db: Executor): Promise<number> {
   if (!(await hasStalePages(db))) return 0;
   let total = 0;
   for (;;) {
-    const done = db.isTransaction ? await indexBatch(db) : await db.transaction().execute(indexBatch);
+    const done = db.isTransaction ? await indexBatch(db) : await transact(db, indexBatch);
     total += done;
     if (done < BATCH) return total;
   }
