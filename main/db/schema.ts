@@ -141,6 +141,20 @@ export interface DocumentIntakeTable {
   updated_at: string;
 }
 
+/** Migration 19: MinHash band keys of converted, non-duplicate documents (near-duplicate candidates). */
+export interface IntakeMinhashBandsTable {
+  case_id: number;
+  band_key: number;
+  document_id: number;
+}
+
+/** Migration 19: the Message-IDs each message names in In-Reply-To and References (threading lookups). */
+export interface IntakeMessageRefsTable {
+  case_id: number;
+  ref: string;
+  document_id: number;
+}
+
 export interface UploadSessionsTable {
   id: Generated<number>;
   organization_id: number;
@@ -653,6 +667,8 @@ export interface Database {
   blobs: BlobsTable;
   documents: DocumentsTable;
   document_intake: DocumentIntakeTable;
+  intake_minhash_bands: IntakeMinhashBandsTable;
+  intake_message_refs: IntakeMessageRefsTable;
   upload_sessions: UploadSessionsTable;
   upload_files: UploadFilesTable;
   download_tokens: DownloadTokensTable;

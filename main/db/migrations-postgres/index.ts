@@ -15,6 +15,7 @@ import { intake } from './013-intake.js';
 import { templateMinScore } from './014-template-min-score.js';
 import { autoProcessing, documentPasswords } from './016-document-passwords.js';
 import { sharedServer } from './017-shared-server.js';
+import { intakeIndexes } from './019-intake-indexes.js';
 
 /**
  * The PostgreSQL history: one twin per SQLite migration (main/db/migrations), same version and name, so a row
@@ -46,4 +47,5 @@ export const postgresMigrations: readonly Migration[] = [
   { version: 14, name: 'template-min-score', up: templateMinScore },
   { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing },
   { version: 17, name: 'shared-server', up: sharedServer },
+  { version: 19, name: 'intake-indexes', up: intakeIndexes },
 ];

@@ -14,6 +14,7 @@ import { searchIndex } from './012-search-index.js';
 import { templateMinScore } from './014-template-min-score.js';
 import { autoProcessing, documentPasswords, searchStaleTriggers } from './016-document-passwords.js';
 import { sharedServer } from './017-shared-server.js';
+import { intakeIndexes } from './019-intake-indexes.js';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'template-min-score', up: templateMinScore },
   { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing + searchStaleTriggers },
   { version: 17, name: 'shared-server', up: sharedServer },
+  { version: 19, name: 'intake-indexes', up: intakeIndexes },
 ];

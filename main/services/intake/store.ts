@@ -10,7 +10,7 @@ import { isoNow, type ServiceContext } from '../context.js';
 import { toDocument } from '../documents.js';
 import { detectDocumentType, sourceTypeOf, type DetectedType } from '../file-types.js';
 import { resumeAutoProcessing, startAutoProcessing } from '../auto-processing/index.js';
-import { findExactDuplicate, findNearDuplicate, rethread } from './relations.js';
+import { findExactDuplicate, findNearDuplicate, indexIntakeFacts, rethread } from './relations.js';
 
 /** A child file, already committed to the blob store, with the type its bytes (and name) showed. */
 export interface StoredChild {
@@ -127,7 +127,8 @@ export async function storeOutcome(
     resourceId: document.id,
     details: { original_sha256: intake.originalSha256, pdf_sha256: outcome.rendered.sha256, pages: outcome.rendered.pages, children: created.length, duplicate_of: duplicateOf === null ? null : String(duplicateOf) },
   });
-  if (outcome.email) await rethread(db, document.case_id);
+  await indexIntakeFacts(db, document.case_id, document.id, { minhash: outcome.minhash, duplicateOf, email: outcome.email });
+  if (outcome.email) await rethread(db, document.case_id, document.id);
   // Automatic processing (issue 18): the converted document, and its attachments, run their chain now.
   await resumeAutoProcessing(db, ctx.clock, document.id);
   await startAutoProcessing(db, ctx, created);
