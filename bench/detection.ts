@@ -9,8 +9,9 @@ import { fmt, fmtInt } from './lib/format.js';
 import { labelledDocuments } from './lib/pii-sources.js';
 import type { Benchmark, BenchReport, Check } from './types.js';
 
-// Precision, recall and F2 of detection per entity kind on a generated, labelled corpus, running the
-// worker's own detectPages (words in, boxes out). A finding counts for a labelled value when it is of the
+// Precision, recall and F2 of detection per entity kind on held-out external text (NER corpora, usaddress,
+// and hand-labelled external text for the pattern kinds) and on a generated, labelled corpus, running the
+// worker's own detectPages (words in, boxes out). BENCH_DETECTION_MISSES=<kind>|1|external prints misses. A finding counts for a labelled value when it is of the
 // same kind and its boxes touch any word of the value; every finding that touches none is a false positive.
 
 const SEED = Number(process.env.BENCH_DETECTION_SEED ?? 20260501);
@@ -124,7 +125,7 @@ function externalSection(plan: Parameters<typeof detectPages>[1], log: (message:
   // minGold: a kind with fewer labelled values is shown but sets no check (too few to measure).
   const measure = (label: string, texts: LabelledText[], kinds: string[], targets: Readonly<Record<string, number>>, minGold = 0, skipEmpty = false) => {
     const pages = layOut(texts);
-    const { tallies, msPerPage } = scoreLaidOut(texts, pages, (page) => detectPages([page], plan), new Set(kinds));
+    const { tallies, msPerPage, disagreements } = scoreLaidOut(texts, pages, (page) => detectPages([page], plan), new Set(kinds));
     for (const [kind, tally] of tallies) {
       if (skipEmpty && tally.gold === 0) continue;
       const { precision, recall, f2 } = f2Of(tally);
@@ -134,7 +135,7 @@ function externalSection(plan: Parameters<typeof detectPages>[1], log: (message:
       if (target !== undefined && tally.gold >= Math.max(1, minGold)) checks.push({ name: `${label} F2 ${kind} >= ${target}`, pass: f2 >= target, detail: `F2 ${fmt(f2, 3)} (P ${fmt(precision, 3)}, R ${fmt(recall, 3)}, ${tally.gold} labelled)` });
       data[`${label}:${kind}`] = { ...tally, precision, recall, f2 };
     }
-    return { pages, msPerPage, tallies };
+    return { pages, msPerPage, tallies, disagreements };
   };
   const persons = externalPersonTexts();
   log(`external: ${persons.length} held-out NER sentences, laid out in pages`);
@@ -165,7 +166,14 @@ function externalSection(plan: Parameters<typeof detectPages>[1], log: (message:
 const PATTERN_TARGETS: Readonly<Record<string, number>> = Object.fromEntries(BUILTIN_ENTITY_KINDS.filter((kind) => kind !== 'person_name').map((kind) => [kind, kind === 'phone' ? 0.9 : kind === 'street_address' ? 0.75 : 0.95]));
 const MIN_MEASURABLE = 20;
 
-type Measure = (label: string, texts: LabelledText[], kinds: string[], targets: Readonly<Record<string, number>>, minGold?: number, skipEmpty?: boolean) => { tallies: Map<string, { gold: number }> };
+type Measure = (
+  label: string,
+  texts: LabelledText[],
+  kinds: string[],
+  targets: Readonly<Record<string, number>>,
+  minGold?: number,
+  skipEmpty?: boolean,
+) => { tallies: Map<string, { gold: number }>; disagreements: { kind: string; doc: number; type: string; text: string }[] };
 
 /**
  * Pattern kinds on external text labelled by hand (bench/labels/external-pii.json, docs/detection-model.md):
@@ -179,11 +187,13 @@ function externalPatternKinds(measure: Measure, log: (message: string) => void):
   log(`external pattern kinds: ${documents.length} hand-labelled documents`);
   const texts = (list: typeof documents): LabelledText[] => list.map((document) => ({ source: document.source, text: document.text, spans: document.spans as LabelledText['spans'] }));
   const kinds = Object.keys(PATTERN_TARGETS);
-  const { tallies } = measure('external, labelled by hand', texts(documents), kinds, PATTERN_TARGETS, MIN_MEASURABLE);
+  const { tallies, disagreements } = measure('external, labelled by hand', texts(documents), kinds, PATTERN_TARGETS, MIN_MEASURABLE);
   for (const source of [...new Set(documents.map((document) => document.source))]) measure(`  ${source}`, texts(documents.filter((document) => document.source === source)), kinds, {}, 0, true);
   const few = kinds.filter((kind) => (tallies.get(kind)?.gold ?? 0) < MIN_MEASURABLE).map((kind) => `${kind} ${tallies.get(kind)?.gold ?? 0}`);
   const words = documents.reduce((sum, document) => sum + (document.text.match(/\S+/g)?.length ?? 0), 0);
   notes.push(`External pattern kinds: ${documents.length} documents (${fmtInt(words)} words) from ${[...new Set(documents.map((document) => document.source))].join(', ')}, labelled by hand before the detector ran on them (bench/labels/external-pii.tsv; docs/detection-model.md). Too few labelled values to measure (< ${MIN_MEASURABLE}, no check): ${few.join(', ')}.`);
+  // BENCH_DETECTION_MISSES=external lists every disagreement of this set (what the labels say against the detector).
+  if (process.env.BENCH_DETECTION_MISSES === 'external') for (const entry of disagreements) notes.push(`  ${entry.type.padEnd(14)} ${entry.kind.padEnd(16)} ${(documents[entry.doc]?.id ?? '?').padEnd(40)} ${JSON.stringify(entry.text)}`);
   if (missing.length > 0 || changed.length > 0) notes.push(`  not measured: ${missing.length} labelled documents absent here, ${changed.length} whose text differs from the labelled one (${[...missing, ...changed].slice(0, 5).join(', ')}${missing.length + changed.length > 5 ? ' …' : ''}).`);
   return notes;
 }

@@ -109,8 +109,14 @@ const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) -
  * its kind; a span is found when a finding of its kind touches one of its words. Kinds outside `kinds` are
  * not counted (the corpora label only some kinds).
  */
-export function scoreLaidOut(texts: readonly LabelledText[], pages: readonly LaidOutPage[], findingsOf: (page: TaskPage) => DetectionFinding[], kinds: ReadonlySet<string>): { tallies: Map<string, KindTally>; /** CPU ms per page. */ msPerPage: number[] } {
+export function scoreLaidOut(
+  texts: readonly LabelledText[],
+  pages: readonly LaidOutPage[],
+  findingsOf: (page: TaskPage) => DetectionFinding[],
+  kinds: ReadonlySet<string>,
+): { tallies: Map<string, KindTally>; /** CPU ms per page. */ msPerPage: number[]; /** Missed values and false positives, for reading. */ disagreements: { kind: string; doc: number; type: 'missed' | 'false positive'; text: string }[] } {
   const tallies = new Map<string, KindTally>([...kinds].map((kind) => [kind, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
+  const disagreements: { kind: string; doc: number; type: 'missed' | 'false positive'; text: string }[] = [];
   const hit = new Set<string>();
   const msPerPage: number[] = [];
   for (const laid of pages) {
@@ -124,9 +130,11 @@ export function scoreLaidOut(texts: readonly LabelledText[], pages: readonly Lai
       if (!tally) continue;
       tally.predicted += 1;
       let right = false;
+      const covered: { doc: number; word: string }[] = [];
       laid.page.words.forEach((word, index) => {
         if (!finding.boxes.some((box) => touches(box, word))) return;
         const where = laid.origin[index] as LaidOutPage['origin'][number];
+        covered.push({ doc: where.doc, word: word.text });
         (texts[where.doc] as LabelledText).spans.forEach((span, spanIndex) => {
           if (span.kind === finding.entity && span.start < where.end && where.start < span.end) {
             right = true;
@@ -135,6 +143,7 @@ export function scoreLaidOut(texts: readonly LabelledText[], pages: readonly Lai
         });
       });
       if (right) tally.correct += 1;
+      else disagreements.push({ kind: finding.entity, doc: covered[0]?.doc ?? -1, type: 'false positive', text: covered.map((entry) => entry.word).join(' ') });
     }
   }
   texts.forEach((labelled, doc) =>
@@ -143,9 +152,10 @@ export function scoreLaidOut(texts: readonly LabelledText[], pages: readonly Lai
       if (!tally) return;
       tally.gold += 1;
       if (hit.has(`${doc}:${spanIndex}`)) tally.found += 1;
+      else disagreements.push({ kind: span.kind, doc, type: 'missed', text: labelled.text.slice(span.start, span.end) });
     }),
   );
-  return { tallies, msPerPage };
+  return { tallies, msPerPage, disagreements };
 }
 
 export function f2Of(tally: KindTally): { precision: number; recall: number; f2: number } {

@@ -210,14 +210,16 @@ const IP_NEGATIVE_CUE = /(?:\b(?:version|ver|v|release|build|section|sec|rule|pa
 // Three-part dotted numbers are versions (1.2.3): a dotted quad among them is most likely one too.
 const VERSION_TRIPLE = /(?<![\d.])\d{1,5}\.\d{1,5}\.\d{1,5}(?![\d.]|\.\d)/g;
 
-/** A version triple within 60 characters of [start, end); pieces of numbers cut at the window's edges do not count. */
+/** A version triple on the same line within 60 characters of [start, end); pieces of numbers cut at the window's edges do not count. */
 function versionsNear(text: string, start: number, end: number): boolean {
-  const from = Math.max(0, start - 60);
-  const to = Math.min(text.length, end + 60);
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const lineEnd = text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end);
+  const from = Math.max(lineStart, start - 60);
+  const to = Math.min(lineEnd, end + 60);
   const window = text.slice(from, to);
   for (const match of window.matchAll(VERSION_TRIPLE)) {
     const at = from + match.index;
-    const cut = (match.index === 0 && from > 0) || (at + match[0].length === to && to < text.length);
+    const cut = (match.index === 0 && from > lineStart) || (at + match[0].length === to && to < lineEnd);
     if (!cut && (at + match[0].length <= start || at >= end)) return true;
   }
   return false;
