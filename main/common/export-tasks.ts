@@ -117,6 +117,9 @@ export interface RewrittenPage {
   /** Copies of form XObjects whose text was redacted: the content draws each by `name`; the copy keeps the
    * original's dictionary (object `[number, generation]` of the source) with the new content (Flate, a work file). */
   forms?: { name: string; object: [number, number]; contentPath: string }[];
+  /** Images redacted in their pixels: new image XObjects the content draws by `name` (the stored stream in a
+   * work file, its dictionary described by `data`); the originals stay behind. */
+  images?: { name: string; contentPath: string; data: { width: number; height: number; mask: boolean; colorSpace: 'DeviceGray' | 'DeviceRGB' | null; bitsPerComponent: 1 | 8; filter: 'CCITTFaxDecode' | 'FlateDecode' } }[];
   /** The page's words that stay (the allowance of the leak check; no text layer is added). */
   words: LayerWord[];
   withheld: string[];

@@ -23,6 +23,7 @@ import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
 import { addTextLayer } from './text-layer/index.js';
 import { addFormCopies } from './vector/forms.js';
+import { addImageCopies } from './vector/images.js';
 import { addLabelFont } from './vector/redact.js';
 import { addPlaceholderPage } from '../release-package/placeholders.js';
 import { stampPage, stampText } from '../release-package/stamps.js';
@@ -125,6 +126,8 @@ async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promi
   // are cut down to those names: the originals then stay behind).
   const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: await fs.readFile(form.contentPath) })));
   addFormCopies(source, page.page - 1, forms);
+  // Images redacted in their pixels, likewise (their originals stay behind when no other name draws them).
+  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, data: image.data, bytes: await fs.readFile(image.contentPath) }))));
   prepareCopy(source, page.page - 1, content);
   // prepareCopy made the page a resource dictionary of its own.
   const resources = source.getPage(page.page - 1).node.Resources();

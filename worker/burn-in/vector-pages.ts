@@ -10,6 +10,7 @@ import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { addFormCopies, deflated, type FormCopy } from './vector/forms.js';
+import { addImageCopies, redactImage, type ImageData } from './vector/images.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
 import { leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
@@ -35,6 +36,14 @@ export interface Candidate {
   kept: LayerWord[];
   /** Copies of forms the new content draws (their text redacted); none when absent. */
   forms?: FormCopy[];
+  /** Images the new content draws redacted in their pixels; none when absent. */
+  images?: RedactedImage[];
+}
+
+interface RedactedImage {
+  name: string;
+  data: ImageData;
+  bytes: Uint8Array;
 }
 
 interface Rewritten extends Candidate {
@@ -147,6 +156,7 @@ export async function checkRewritten(
     // The page as it will be released, without the boxes and labels drawn over it.
     source.getPage(candidate.page - 1).node.set(PDFName.of('Contents'), source.context.register(source.context.stream(candidate.redacted)));
     addFormCopies(source, candidate.page - 1, (candidate.forms ?? []).map((form) => ({ name: form.name, ref: form.ref, deflated: deflated(form.content) })));
+    addImageCopies(source, candidate.page - 1, candidate.images ?? []);
   }
   const copies = await scratch.copyPages(
     source,
@@ -242,6 +252,13 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       outcomes.set(request.page, result.reason);
       continue;
     }
+    const images: RedactedImage[] = [];
+    try {
+      for (const copy of result.images) images.push({ name: copy.name, ...(await redactImage(source, copy)) });
+    } catch (error) {
+      outcomes.set(request.page, `an image under a box cannot be redacted in its pixels: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
     const sorted = sortWords(words, storedWords(request.words), request.boxes, padding, result.visible);
     candidates.push({
       page: request.page,
@@ -253,6 +270,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       labels: result.labels,
       removedGlyphs: result.removedGlyphs,
       forms: result.forms,
+      images,
       drawn: result.drawn.map((entry) => ({
         box: entry.box,
         redactionId: request.boxes[entry.box]?.id ?? null,
@@ -285,6 +303,12 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       await fs.writeFile(path, deflated(form.content));
       forms.push({ name: form.name, object: [form.ref.objectNumber, form.ref.generationNumber], contentPath: path });
     }
+    const images: NonNullable<RewrittenPage['images']> = [];
+    for (const [index, image] of (candidate.images ?? []).entries()) {
+      const path = `${file}-image${index + 1}`;
+      await fs.writeFile(path, image.bytes);
+      images.push({ name: image.name, contentPath: path, data: image.data });
+    }
     outcomes.set(candidate.page, {
       method: 'vector',
       page: candidate.page,
@@ -294,6 +318,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
       drawn: candidate.drawn,
       drawnAreas: drawnAreas(candidate.boxes, padding, candidate.drawn),
       ...(forms.length > 0 && { forms }),
+      ...(images.length > 0 && { images }),
       words: [...candidate.kept, ...candidate.labels],
       withheld: [...candidate.withheld],
     });

@@ -15,9 +15,9 @@ export interface FormCopy {
 }
 
 /** An XObject name that `resources` does not use and no other copy took. */
-export function freeXObjectName(xobjects: PDFDict | undefined, taken: ReadonlySet<string>): string {
-  let name = 'ObscuraForm1';
-  for (let suffix = 2; xobjects?.has(PDFName.of(name)) || taken.has(name); suffix += 1) name = `ObscuraForm${suffix}`;
+export function freeXObjectName(xobjects: PDFDict | undefined, taken: ReadonlySet<string>, prefix = 'ObscuraForm'): string {
+  let name = `${prefix}1`;
+  for (let suffix = 2; xobjects?.has(PDFName.of(name)) || taken.has(name); suffix += 1) name = `${prefix}${suffix}`;
   return name;
 }
 

@@ -5,6 +5,7 @@ import { Bail } from './bail.js';
 import { resolveFont, type FontMetrics } from './fonts.js';
 import { freeXObjectName, type FormCopy } from './forms.js';
 import { boundsOf, IDENTITY, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix } from './geometry.js';
+import { planImage, type ImageCopy } from './images.js';
 import { InkMismatch, type InkCursor, type InkShow } from './ink.js';
 import { intersectRects, numbers, PathTracker } from './paths.js';
 import { showElements, type RemovedGlyph } from './show.js';
@@ -27,7 +28,7 @@ export interface InterpretOptions {
   form?: { ctm: Matrix };
 }
 
-export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; forms: FormCopy[] } | { ok: false; reason: string };
+export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; forms: FormCopy[]; images: ImageCopy[] } | { ok: false; reason: string };
 
 export { Bail };
 export type { RemovedGlyph };
@@ -77,6 +78,10 @@ class Interpreter {
 
   readonly removed: RemovedGlyph[] = [];
   readonly forms: FormCopy[] = [];
+  readonly images: ImageCopy[] = [];
+  /** Image XObjects drawn, by name, and those redacted (each must be drawn once: the original stays behind). */
+  readonly imageDraws = new Map<string, number>();
+  readonly redactedImages = new Set<string>();
 
   constructor(
     private readonly context: PDFContext,
@@ -266,8 +271,18 @@ class Interpreter {
     if (!(object instanceof PDFStream)) return null;
     const subtype = nameAt(this.context, object.dict, 'Subtype');
     if (subtype === 'Image') {
-      if (meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) throw new Bail('an image lies under a box');
-      return null;
+      this.imageDraws.set(name, (this.imageDraws.get(name) ?? 0) + 1);
+      if (!meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) return null;
+      if (this.options.form) throw new Bail('an image inside a form XObject lies under a box');
+      // Redacted in its own pixels, drawn from a copy for this page (images.ts); the black grows over cut pixels.
+      const taken = new Set([...this.forms.map((form) => form.name), ...this.images.map((image) => image.name)]);
+      const copyName = freeXObjectName(dictAt(this.context, this.resources, 'XObject'), taken, 'ObscuraImage');
+      const planned = planImage(this.context, this.resources, name, copyName, this.state.ctm, this.options.areas);
+      if (planned.copy.pixels.length === 0) return null;
+      this.images.push(planned.copy);
+      this.redactedImages.add(name);
+      for (const entry of planned.grown) this.removed.push({ bounds: entry.bounds, areas: [entry.area] });
+      return Buffer.from(`${formatName(copyName)} Do`, 'latin1');
     }
     if (subtype !== 'Form') return null;
     // pdf.js draws the form's operators in between: they are the form's own (walked or skipped here). Flattened
@@ -352,7 +367,10 @@ export function rewriteContent(context: PDFContext, resources: PDFDict | undefin
     throw error;
   }
   chunks.push(bytes.subarray(position));
+  for (const name of interpreter.redactedImages) {
+    if ((interpreter.imageDraws.get(name) ?? 0) > 1) return { ok: false, reason: `the image ${name} under a box is drawn more than once on the page` };
+  }
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
-  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms };
+  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms, images: interpreter.images };
 }

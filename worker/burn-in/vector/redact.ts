@@ -3,6 +3,7 @@ import type { BurnBox } from '../../../main/common/export-tasks.js';
 import type { Rect } from '../geometry.js';
 import { drawnAreas, type DrawnRedaction } from './drawn.js';
 import type { FormCopy } from './forms.js';
+import type { ImageCopy } from './images.js';
 import { areaOf } from './geometry.js';
 import type { InkCursor } from './ink.js';
 import { rewriteContent } from './interpret.js';
@@ -39,6 +40,8 @@ export type RedactResult =
       drawn: DrawnRedaction[];
       /** Copies of forms whose text was redacted, drawn by the new content under their names. */
       forms: FormCopy[];
+      /** Images under a box, to be redacted in their pixels (images.ts redactImage) and drawn under these names. */
+      images: ImageCopy[];
     }
   | { ok: false; reason: string };
 
@@ -116,6 +119,7 @@ export function redactPageContent(doc: PDFDocument, pageIndex: number, boxes: re
     visible,
     drawn,
     forms: rewritten.forms,
+    images: rewritten.images,
   };
 }
 
