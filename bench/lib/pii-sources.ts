@@ -53,6 +53,12 @@ export const SOURCES: readonly SourceInfo[] = [
     note: 'present where Debian nodejs-doc is installed',
   },
   {
+    source: 'sec-filings',
+    where: '../shared/corpora/ner-train/sec-filings/FIN{3,5}.txt, one document per -DOCSTART-, detokenised (secText)',
+    licence: 'SEC filings NER data, Salinas Alvarado et al. 2015, CC BY 3.0 (loan agreements filed with the SEC)',
+    note: 'the shared corpora folder beside the checkout; OBSCURA_NER_DIR overrides. Only names were ever trained on FIN5; no pattern rule comes from it',
+  },
+  {
     source: 'realworld-pdf',
     where: '../shared/corpora/realworld-pdfs/*.pdf, text by pdftotext (poppler, reading order)',
     licence: 'per file: pdf.js bug attachments, py-pdf/sample-files CC BY-SA 4.0 (see that folder\'s SOURCES.md)',
@@ -130,9 +136,53 @@ function realworldPdfs(): SourceDocument[] {
     });
 }
 
+/**
+ * A CoNLL document back to text: tokens joined by spaces, a sentence per line; no space before closing
+ * punctuation or after an opening bracket, '$', '#' or a '+' before digits; digit-dash-digit joined
+ * ("858 - 7048" → "858-7048"); an e-mail address's tokens joined around its '@' and dots.
+ */
+export function secText(tokens: readonly string[][]): string {
+  return tokens
+    .map((sentence) => {
+      let line = '';
+      sentence.forEach((token, index) => {
+        const previous = sentence[index - 1] ?? '';
+        const glue = index === 0 || /^(?:[.,;:!?)\]}%]|'s|n't)$/.test(token) || /^[(\[{$#]$/.test(previous) || (previous === '+' && /^\d/.test(token));
+        line += glue ? token : ` ${token}`;
+      });
+      return line
+        .replace(/(\d) - (?=\d)/g, '$1-')
+        .replace(/([A-Za-z0-9_-]+(?:\. [A-Za-z0-9_-]+)*) @ ([A-Za-z0-9-]+(?:\. [A-Za-z0-9-]+)+)/g, (_, local: string, domain: string) => `${local.replace(/\. /g, '.')}@${domain.replace(/\. /g, '.')}`);
+    })
+    .join('\n');
+}
+
+function secFilings(): SourceDocument[] {
+  const folder = process.env.OBSCURA_NER_DIR ?? path.resolve(ROOT, '..', 'shared', 'corpora', 'ner-train');
+  return ['FIN3', 'FIN5'].flatMap((name) => {
+    const file = path.join(folder, 'sec-filings', `${name}.txt`);
+    if (!fs.existsSync(file)) return [];
+    const documents: string[][][] = [];
+    let sentence: string[] = [];
+    const close = () => {
+      if (sentence.length > 0) documents.at(-1)?.push(sentence);
+      sentence = [];
+    };
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (line.startsWith('-DOCSTART-')) {
+        close();
+        documents.push([]);
+      } else if (line.trim() === '') close();
+      else sentence.push(line.split(' ')[0] ?? '');
+    }
+    close();
+    return documents.map((tokens, index) => ({ id: `sec-filings:${name}#${index + 1}`, source: 'sec-filings', text: secText(tokens) }));
+  });
+}
+
 /** Every external document available here, by id. */
 export function loadSourceDocuments(): Map<string, SourceDocument> {
-  const all = [...enron(), ...debianCopyright(), ...readmes(), ...nodejsDoc(), ...realworldPdfs()];
+  const all = [...enron(), ...debianCopyright(), ...readmes(), ...nodejsDoc(), ...secFilings(), ...realworldPdfs()];
   return new Map(all.map((document) => [document.id, document]));
 }
 
