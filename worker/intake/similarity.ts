@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * Near-duplicate signatures. Text is normalised (lower case, quoted-reply markers and punctuation dropped,
- * whitespace collapsed), cut into 5-word shingles, and each shingle hashed by 64 seeded 32-bit hashes; the
- * signature keeps each hash's minimum. The share of equal minima estimates the Jaccard similarity of the
+ * whitespace collapsed), cut into 5-word shingles (a Han or Kana character is a word), and each shingle
+ * hashed by 64 seeded 32-bit hashes; the signature keeps each hash's minimum. The share of equal minima estimates the Jaccard similarity of the
  * two shingle sets (standard error about 1/sqrt(64) = 0.125 at 0.5, less near 1).
  */
 export const MINHASH_PERMUTATIONS = 64;
@@ -42,9 +42,12 @@ function mix(value: number, seed: number): number {
   return h >>> 0;
 }
 
+/** Han and Kana are written without spaces: each character counts as a word, so shingles are 5 characters. */
+const UNSPACED = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
+
 /** Null when the text has no words (nothing to compare). */
 export function minhash(text: string): number[] | null {
-  const words = normaliseText(text).split(' ').filter(Boolean);
+  const words = normaliseText(text).replace(UNSPACED, ' $1 ').split(' ').filter(Boolean);
   if (words.length === 0) return null;
   const shingles = new Set<number>();
   const count = Math.max(1, words.length - SHINGLE_WORDS + 1);
