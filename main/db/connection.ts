@@ -35,7 +35,8 @@ export function openSqlite(file: string): SQLite.Database {
   // FULL: a commit that returned is on disk even after power loss, not just a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Long enough for a writer of one process to get its turn while other processes on the file keep writing.
+  sqlite.pragma('busy_timeout = 20000');
   return sqlite;
 }
 
@@ -160,6 +161,10 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     throw error;
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  // Kysely's destroy() ends the pool.
-  return { db, dialect: 'postgres', sqlite: null, close: () => db.destroy() };
+  const close = async () => {
+    await db.destroy();
+    // Kysely ends the pool only if it ran a query; the migrator's connection must not outlive close().
+    if (!pool.ended) await pool.end();
+  };
+  return { db, dialect: 'postgres', sqlite: null, close };
 }

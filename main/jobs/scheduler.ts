@@ -1,7 +1,7 @@
 import { onJobsQueued } from '../db/change-signals.js';
 import type { Runtime } from '../runtime.js';
 import { claimNextJob, completeJob, failJob, leaseExpiry, recoverInterruptedJobs, requeueStoppedJob, setJobProgress, type ClaimedJob, type LeaseTerms } from '../services/jobs.js';
-import { renewJobLeases } from '../db/queries/jobs.js';
+import { anyQueuedJob, renewJobLeases } from '../db/queries/jobs.js';
 import { processIdentity } from '../cluster/identity.js';
 import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
@@ -13,6 +13,11 @@ import { passwordBlock } from '../services/pdf-password/index.js';
 const PROGRESS_INTERVAL_MS = 250;
 /** A fallback sweep in case a queued job was missed (e.g. inserted by another tool). */
 const POLL_INTERVAL_MS = 2_000;
+/**
+ * Jobs queued by another process (several servers and workers on one database) wake no listener here: with a
+ * free thread the scheduler looks for one this often, with a read that takes no lock.
+ */
+const PEEK_INTERVAL_MS = 200;
 
 export interface SchedulerOptions {
   poolSize?: number;
@@ -40,6 +45,8 @@ export class JobScheduler {
   private readonly passes = new CoalescedPass(() => this.fill(), () => this.stopped, 'job scheduler failed to claim jobs');
   private readonly timer: NodeJS.Timeout;
   private readonly leaseTimer: NodeJS.Timeout;
+  private readonly peekTimer: NodeJS.Timeout;
+  private peeking = false;
   private readonly unsubscribe: () => void;
   private readonly lease: LeaseTerms;
   private leaseWork: Promise<void> = Promise.resolve();
@@ -54,6 +61,15 @@ export class JobScheduler {
     this.unsubscribe = onJobsQueued(() => setImmediate(() => this.wake()));
     this.timer = setInterval(() => this.wake(), POLL_INTERVAL_MS);
     this.timer.unref();
+    this.peekTimer = setInterval(() => {
+      if (this.stopped || this.peeking || this.running.size >= this.pool.size) return;
+      this.peeking = true;
+      anyQueuedJob(runtime.db)
+        .then((queued) => queued && this.wake())
+        .catch(() => undefined)
+        .finally(() => (this.peeking = false));
+    }, PEEK_INTERVAL_MS);
+    this.peekTimer.unref();
     // A third of the lease: two renewals may fail (a busy database) before the lease lapses.
     this.leaseTimer = setInterval(() => {
       this.leaseWork = this.leaseWork.then(() => this.tendLeases()).catch((error: unknown) => console.error('job scheduler could not renew its leases:', error));
@@ -166,6 +182,7 @@ export class JobScheduler {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.leaseTimer);
+    clearInterval(this.peekTimer);
     this.unsubscribe();
     await this.leaseWork;
     await this.passes.settled();

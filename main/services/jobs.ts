@@ -121,7 +121,8 @@ export async function setJobProgress(db: Executor, clock: Clock, id: number, pro
 /** Stores the result and writes `job.completed`; a job no longer running (failed meanwhile) is left alone. */
 export async function completeJob(db: Executor, clock: Clock, id: number, result: object, owner?: string): Promise<void> {
   const now = clock.now().toISOString();
-  const values = { status: 'completed' as const, progress: 1, result: JSON.stringify(result), error_message: null, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null };
+  // lease_owner stays: which process finished the job.
+  const values = { status: 'completed' as const, progress: 1, result: JSON.stringify(result), error_message: null, finished_at: now, updated_at: now, lease_expires_at: null };
   // With an owner: only while this process still holds the lease (it may have lapsed and gone to another).
   const changed = owner === undefined ? await updateJobIfStatus(db, id, 'running', values) : await updateLeasedJob(db, id, owner, values);
   if (changed) {
@@ -133,7 +134,7 @@ export async function completeJob(db: Executor, clock: Clock, id: number, result
 /** Marks a job failed with a message for the client and writes `job.failed`. */
 export async function failJob(db: Executor, clock: Clock, id: number, message: string, from: 'running' | 'queued' = 'running', owner?: string | null): Promise<void> {
   const now = clock.now().toISOString();
-  const values = { status: 'failed' as const, error_message: message, finished_at: now, updated_at: now, lease_owner: null, lease_expires_at: null };
+  const values = { status: 'failed' as const, error_message: message, finished_at: now, updated_at: now, lease_expires_at: null };
   const changed = owner === undefined || from !== 'running' ? await updateJobIfStatus(db, id, from, values) : await updateLeasedJob(db, id, owner, values);
   if (changed) {
     await recordOutcome(db, clock, id, 'failed');

@@ -44,6 +44,11 @@ export interface LeaseValues {
   now: string;
 }
 
+/** Whether any job waits: a read without locks, cheap enough to ask several times a second. */
+export async function anyQueuedJob(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('jobs').select('id').where('status', '=', 'queued').limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Takes the oldest queued job for `owner` (queued → running, one more attempt) in one statement; or undefined. */
 export async function claimOldestQueuedJob(db: Executor, lease: LeaseValues) {
   let oldest = db.selectFrom('jobs as queued').select('queued.id').where('queued.status', '=', 'queued').orderBy('queued.id').limit(1);
