@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LABELS_FILE, labelledDocuments } from '../../bench/lib/pii-sources.js';
+import { LABELS_FILE, labelledDocuments, secText } from '../../bench/lib/pii-sources.js';
 
 // The hand labels of the external pattern-kind set (bench/labels): the offsets file says what the TSV the
 // labeller wrote says, and on this machine the labelled texts are the ones that were labelled (the Enron
@@ -48,5 +48,16 @@ describe('external pattern-kind labels', () => {
       expect(document).toBeDefined();
       for (const span of entry.spans) expect(document?.text.slice(span.start, span.end)).toBe(span.value);
     }
+  });
+});
+
+describe('SEC token text back to running text', () => {
+  it('joins punctuation, brackets, digit-dash-digit and e-mail tokens, one sentence per line', () => {
+    const tokens = [
+      ['Fax', ':', '(', '617', ')', '880', '-', '3456'],
+      ['Email', ':', 'j', '.', 'doe', '@', 'example', '.', 'com', 'or', '+', '972', '2', '991', '3382', '.'],
+      ['a', 'California', '-', 'chartered', 'bank', 'at', '$', '5', ',', 'not', '1992', '-', '1993', '.'],
+    ];
+    expect(secText(tokens)).toBe('Fax: (617) 880-3456\nEmail: j.doe@example.com or +972 2 991 3382.\na California - chartered bank at $5, not 1992-1993.');
   });
 });
