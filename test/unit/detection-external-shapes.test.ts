@@ -69,6 +69,7 @@ describe('IP addresses among versions and masks', () => {
     expect(found('ip_address', 'For example, 3.1.4.1 is coerced to 3.1.4 or 1.4.1.')).toEqual([]);
     expect(found('ip_address', 'Install 2.0.1.7-beta.2 first')).toEqual([]);
     expect(found('ip_address', 'The client 10.20.30.40 logged in twice.')).toEqual(['10.20.30.40']);
+    expect(found('ip_address', 'GET /index.html from 10.1.2.3 via Apache/2.4.41 (Unix)')).toEqual(['10.1.2.3']);
     // A version on another line (a page's metadata) says nothing about this one.
     expect(found('ip_address', 'would be `192.168.7.7`.\n\nadded: v0.9.6')).toEqual(['192.168.7.7']);
   });

@@ -207,8 +207,9 @@ export function findRoutingNumbers(text: string): Candidate[] {
 const IP_CUE = /\b(?:ip|ipv4|ipv6|address|host|server|logged|login|log-?in|source|src|dst|client|connection|connected|originat\w*|subscriber|isp)\b/i;
 const IP_NEGATIVE_CUE = /(?:\b(?:version|ver|v|release|build|section|sec|rule|part|chapter|figure|table|item|step|ordinance|code|statute|regulation|paragraph|para|clause|standard|oid)\.?|§)\s*$/i;
 
-// Three-part dotted numbers are versions (1.2.3): a dotted quad among them is most likely one too.
-const VERSION_TRIPLE = /(?<![\d.])\d{1,5}\.\d{1,5}\.\d{1,5}(?![\d.]|\.\d)/g;
+// Three-part dotted numbers are versions (1.2.3): a dotted quad among them is most likely one too. A product's
+// version (Apache/2.4.41 in a log line) says nothing about the address beside it.
+const VERSION_TRIPLE = /(?<![\d./])\d{1,5}\.\d{1,5}\.\d{1,5}(?![\d.]|\.\d)/g;
 
 /** A version triple on the same line within 60 characters of [start, end); pieces of numbers cut at the window's edges do not count. */
 function versionsNear(text: string, start: number, end: number): boolean {
