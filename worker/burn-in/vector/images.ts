@@ -8,8 +8,8 @@ import { Bail } from './bail.js';
 import { boundsOf, quadOf, type Area, type Matrix, type Point } from './geometry.js';
 import { arrayAt, dictAt, nameOf, numberAt, numbersOf, resolved } from './pdf-values.js';
 
-// An image XObject under a box is redacted in its own pixels: decoded (by pdf.js, which reads every filter),
-// the pixels the box meets painted black, stored again (G4 when black and white, else Flate) and drawn from a
+// An image XObject under a box is redacted in its own pixels: decoded (by pdf-lib, else pdf.js, which reads
+// every filter), the pixels the box meets painted black (a stencil mask's cleared), stored again (G4 when black and white, else Flate) and drawn from a
 // copy made for the one page. The black drawn over it grows to the whole pixels the box cuts. Images with a
 // soft mask or a colour key, or in colour spaces a copy in DeviceGray/DeviceRGB would not reproduce, and
 // images reached another way too, leave the page to the raster path.
@@ -206,8 +206,10 @@ function samplesOf(source: PDFDocument, copy: ImageCopy): Buffer | null {
 export async function redactImage(source: PDFDocument, copy: ImageCopy): Promise<{ data: ImageData; bytes: Uint8Array }> {
   const rgba = samplesOf(source, copy) ?? (await decoded(source, copy));
   const { width, height } = copy;
+  // Black in an image; a stencil's pixels cleared (black there would paint its fill colour wherever it is drawn).
+  const value = copy.kind === 'mask' ? 255 : 0;
   for (const [x1, y1, x2, y2] of copy.pixels) {
-    for (let y = y1; y < y2; y += 1) rgba.fill(0, (y * width + x1) * 4, (y * width + x2) * 4);
+    for (let y = y1; y < y2; y += 1) rgba.fill(value, (y * width + x1) * 4, (y * width + x2) * 4);
     for (let y = y1; y < y2; y += 1) for (let x = x1; x < x2; x += 1) rgba[(y * width + x) * 4 + 3] = 255;
   }
   let bilevel = copy.kind !== 'rgb';

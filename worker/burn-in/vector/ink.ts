@@ -222,6 +222,13 @@ export class InkCursor {
     return event;
   }
 
+  /** A cursor at the same place, walked independently (a second pass over the same content). */
+  fork(): InkCursor {
+    const copy = new InkCursor(this.events);
+    copy.position = this.position;
+    return copy;
+  }
+
   /** The glyphs of the next text-showing operator (the caller checks them against the codes it reads). */
   show(): InkShow {
     return this.next('show') as InkShow;

@@ -26,6 +26,8 @@ export interface InterpretOptions {
   ink?: InkCursor;
   /** Inside a form XObject: its matrix and the CTM where it is drawn; forms in it are not copied again. */
   form?: { ctm: Matrix };
+  /** Images drawn more than once with a draw under a box: every draw uses this copy (by XObject name). */
+  sharedImages?: ReadonlyMap<string, ImageCopy>;
 }
 
 export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; forms: FormCopy[]; images: ImageCopy[] } | { ok: false; reason: string };
@@ -81,7 +83,7 @@ class Interpreter {
   readonly images: ImageCopy[] = [];
   /** Image XObjects drawn, by name, and those redacted (each must be drawn once: the original stays behind). */
   readonly imageDraws = new Map<string, number>();
-  readonly redactedImages = new Set<string>();
+  readonly redactedImages = new Map<string, ImageCopy>();
 
   constructor(
     private readonly context: PDFContext,
@@ -272,16 +274,20 @@ class Interpreter {
     const subtype = nameAt(this.context, object.dict, 'Subtype');
     if (subtype === 'Image') {
       this.imageDraws.set(name, (this.imageDraws.get(name) ?? 0) + 1);
-      if (!meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) return null;
+      // An image redacted under one draw is drawn from the same copy everywhere on the page (second pass).
+      const shared = this.options.sharedImages?.get(name);
+      if (shared && !this.images.includes(shared)) this.images.push(shared);
+      if (!meetsAny(this.options.areas, quadOf(this.state.ctm, 0, 0, 1, 1))) return shared ? Buffer.from(`${formatName(shared.name)} Do`, 'latin1') : null;
       if (this.options.form) throw new Bail('an image inside a form XObject lies under a box');
       // Redacted in its own pixels, drawn from a copy for this page (images.ts); the black grows over cut pixels.
       const taken = new Set([...this.forms.map((form) => form.name), ...this.images.map((image) => image.name)]);
       const copyName = freeXObjectName(dictAt(this.context, this.resources, 'XObject'), taken, 'ObscuraImage');
       const planned = planImage(this.context, this.resources, name, copyName, this.state.ctm, this.options.areas);
+      for (const entry of planned.grown) this.removed.push({ bounds: entry.bounds, areas: [entry.area] });
+      if (shared) return Buffer.from(`${formatName(shared.name)} Do`, 'latin1');
       if (planned.copy.pixels.length === 0) return null;
       this.images.push(planned.copy);
-      this.redactedImages.add(name);
-      for (const entry of planned.grown) this.removed.push({ bounds: entry.bounds, areas: [entry.area] });
+      this.redactedImages.set(name, planned.copy);
       return Buffer.from(`${formatName(copyName)} Do`, 'latin1');
     }
     if (subtype !== 'Form') return null;
@@ -345,6 +351,18 @@ class Interpreter {
  * page's default state.
  */
 export function rewriteContent(context: PDFContext, resources: PDFDict | undefined, bytes: Uint8Array, options: InterpretOptions): RewriteResult {
+  const again = options.ink?.fork();
+  const first = rewriteOnce(context, resources, bytes, options);
+  if (!first.ok || first.drawnAgain.size === 0 || options.sharedImages) return first;
+  // An image under a box drawn elsewhere too: all its draws take one copy, its pixels under every box black (a
+  // stencil's cleared). Where another draw shows them, the two-way check sees the change and the page is rendered.
+  const shared = new Map([...first.drawnAgain].map(([name, copy]) => [name, { ...copy, pixels: first.images.filter((image) => image.ref === copy.ref).flatMap((image) => image.pixels) }]));
+  return rewriteOnce(context, resources, bytes, { ...options, ...(again && { ink: again }), sharedImages: shared });
+}
+
+type Pass = (Extract<RewriteResult, { ok: true }> & { drawnAgain: Map<string, ImageCopy> }) | Extract<RewriteResult, { ok: false }>;
+
+function rewriteOnce(context: PDFContext, resources: PDFDict | undefined, bytes: Uint8Array, options: InterpretOptions): Pass {
   let operations: Operation[];
   try {
     operations = parseContent(bytes);
@@ -367,10 +385,8 @@ export function rewriteContent(context: PDFContext, resources: PDFDict | undefin
     throw error;
   }
   chunks.push(bytes.subarray(position));
-  for (const name of interpreter.redactedImages) {
-    if ((interpreter.imageDraws.get(name) ?? 0) > 1) return { ok: false, reason: `the image ${name} under a box is drawn more than once on the page` };
-  }
+  const drawnAgain = new Map([...interpreter.redactedImages].filter(([name]) => (interpreter.imageDraws.get(name) ?? 0) > 1));
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
-  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms, images: interpreter.images };
+  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms, images: interpreter.images, drawnAgain };
 }
