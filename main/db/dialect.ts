@@ -55,6 +55,13 @@ export function foldCase(db: HasExecutor, value: Expression<string> | RawBuilder
   return isPostgres(db) ? sql<string>`lower((${value}) COLLATE "C")` : sql<string>`${value}`;
 }
 
+/** Seconds from one ISO-8601 timestamp (stored as text) to another, fractional. */
+export function secondsBetween(db: HasExecutor, earlier: Expression<string | null> | RawBuilder<string | null>, later: Expression<string | null> | RawBuilder<string | null>): RawBuilder<number> {
+  return isPostgres(db)
+    ? sql<number>`extract(epoch from ((${later})::timestamptz - (${earlier})::timestamptz))`
+    : sql<number>`((julianday(${later}) - julianday(${earlier})) * 86400.0)`;
+}
+
 /** Sum of an integer column, 0 for no rows (SQLite's total() is a float; both give a JS number). */
 export function totalOf(column: Expression<number> | RawBuilder<number>): RawBuilder<number> {
   return sql<number>`coalesce(sum(${column}), 0)`;

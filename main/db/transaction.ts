@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
+import { afterCommit } from './change-signals.js';
 import { isPostgres, isRetryableTransactionError } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -13,13 +14,16 @@ const ATTEMPTS = 5;
  */
 export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (!isPostgres(db)) return db.transaction().execute(work);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await db.transaction().setIsolationLevel('serializable').execute(work);
-    } catch (error) {
-      if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
-      // Jittered, growing pause so the two losers of a race do not collide again at once.
-      await sleep(Math.random() * 5 * 2 ** attempt);
+  // Change signals (main/db/change-signals.ts) go out once the transaction has ended, so listeners read committed rows.
+  return afterCommit(async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await db.transaction().setIsolationLevel('serializable').execute(work);
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
+        // Jittered, growing pause so the two losers of a race do not collide again at once.
+        await sleep(Math.random() * 5 * 2 ** attempt);
+      }
     }
-  }
+  });
 }

@@ -40,7 +40,11 @@ let counter = 0;
 /** A new database copied from the migrated template (already at the latest schema version), or an empty one. */
 export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<TestDatabase> {
   const name = `t_${process.pid}_${counter++}_${Math.random().toString(36).slice(2, 8)}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${options.empty ? 'template0' : POSTGRES_TEMPLATE}`));
+  // Two copies of one template at the same moment fail ("being accessed by other users"): one at a time.
+  await admin(async (client) => {
+    await client.query('SELECT pg_advisory_lock(2127)');
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${options.empty ? 'template0' : POSTGRES_TEMPLATE}`);
+  });
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
   return {

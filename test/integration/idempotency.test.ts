@@ -11,6 +11,7 @@ import { openRuntime } from '../../main/runtime.js';
 import type { Clock } from '../../main/services/context.js';
 import { createCase, minimalPdf, startInstance, uploadDocuments, type ApiRequest, type TestInstance } from '../helpers/instance.js';
 import { apiKeyIdOf, countRows, issueSiblingKey } from '../helpers/rows.js';
+import { onPostgres } from '../helpers/test-database.js';
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { field: string }[] };
@@ -311,7 +312,12 @@ describe('Idempotency-Key', () => {
   it('does not store a 5xx: the key is released and a retry runs and succeeds', async () => {
     const db = instance.runtime.db;
     // A failure the service does not expect, as a full disk or a bug would cause.
-    await sql`CREATE TEMP TRIGGER simulate_failure BEFORE INSERT ON cases WHEN NEW.name = 'Unlucky' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`.execute(db);
+    if (onPostgres()) {
+      await sql`CREATE FUNCTION simulate_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.name = 'Unlucky' THEN RAISE EXCEPTION 'simulated failure'; END IF; RETURN NEW; END $$`.execute(db);
+      await sql`CREATE TRIGGER simulate_failure BEFORE INSERT ON cases FOR EACH ROW EXECUTE FUNCTION simulate_failure()`.execute(db);
+    } else {
+      await sql`CREATE TEMP TRIGGER simulate_failure BEFORE INSERT ON cases WHEN NEW.name = 'Unlucky' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`.execute(db);
+    }
     const request = { method: 'POST', url: '/api/v1/cases', body: { name: 'Unlucky' }, idempotencyKey: 'flaky' } as const;
     const failed = await instance.request(request);
     expectError(failed, 500, 'internal_error');
@@ -319,7 +325,7 @@ describe('Idempotency-Key', () => {
     expect(await storedRow(instance, 'flaky')).toBeUndefined();
     expect(await effects(db)).toMatchObject({ cases: 0, audit_log: 6, outbox_events: 0 });
 
-    await sql`DROP TRIGGER simulate_failure`.execute(db);
+    await (onPostgres() ? sql`DROP TRIGGER simulate_failure ON cases` : sql`DROP TRIGGER simulate_failure`).execute(db);
     const retried = await instance.request(request);
     expect(retried.statusCode).toBe(201);
     expect(retried.headers['idempotent-replayed']).toBeUndefined();

@@ -10,6 +10,7 @@ import type { AutoProcessingTable } from '../../db/schema.js';
 import { recordChange } from '../change-log.js';
 import { requireCase } from '../cases.js';
 import { isoNow, type Clock, type ServiceContext } from '../context.js';
+import { secondsBetween } from '../../db/dialect.js';
 
 type Step = AutoProcessingTable['step'];
 const CHAIN = ['scan', 'ocr', 'detection'] as const;
@@ -132,12 +133,12 @@ export async function caseProcessing(db: Executor, ctx: ServiceContext, caseId: 
     .selectFrom('jobs as j')
     .innerJoin('documents as d', 'd.id', 'j.document_id')
     .innerJoin('auto_processing as a', 'a.document_id', 'd.id')
-    .select((eb) => [eb.fn.avg<number>(eb.parens(eb.fn('julianday', ['j.finished_at']), '-', eb.fn('julianday', ['j.started_at']))).as('days')])
+    .select((eb) => [eb.fn.avg<number>(secondsBetween(db, eb.ref('j.started_at'), eb.ref('j.finished_at'))).as('seconds')])
     .where('d.case_id', '=', caseId)
     .where('j.status', '=', 'completed')
     .where('j.started_at', 'is not', null)
     .executeTakeFirst();
-  const stepSeconds = timing?.days == null ? null : Number(timing.days) * 86_400;
+  const stepSeconds = timing?.seconds == null ? null : Number(timing.seconds);
   let remainingSteps = 0;
   const documents = rows.map((row) => {
     // A conversion that failed ends a waiting chain: listed as failed with intake's reason.
