@@ -4,10 +4,10 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf, tempDir } from '../helpers/instance.js';
-import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
+import { apiFetch, assertBuilt, databaseUrlFor, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/cluster-processes.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/test-database.js';
+import { onPostgres } from '../helpers/test-database.js';
 
 // Two `obscura serve` and two `obscura worker` processes on one database (the shared SQLite file of one data
 // directory, or PostgreSQL with OBSCURA_TEST_DATABASE=postgres): 1,000 jobs, one worker SIGKILLed while it
@@ -31,13 +31,13 @@ class Reader {
 
   constructor(
     private readonly dataDir: string,
-    private readonly database: TestDatabase | null,
+    private readonly databaseUrl: string | undefined,
   ) {}
 
   async rows<T>(text: string): Promise<T[]> {
-    if (this.database) {
+    if (this.databaseUrl !== undefined) {
       if (!this.client) {
-        this.client = new pg.Client({ connectionString: this.database.url });
+        this.client = new pg.Client({ connectionString: this.databaseUrl });
         await this.client.connect();
       }
       return (await this.client.query(text)).rows as T[];
@@ -62,7 +62,6 @@ async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) =
 describe(`several processes on one ${onPostgres() ? 'PostgreSQL database' : 'SQLite data directory'}`, () => {
   let root: string;
   let dataDir: string;
-  let database: TestDatabase | null = null;
   let receiver: Receiver;
   let reader: Reader | undefined;
   const servers: ServerProcess[] = [];
@@ -72,24 +71,18 @@ describe(`several processes on one ${onPostgres() ? 'PostgreSQL database' : 'SQL
     assertBuilt();
     root = tempDir('obscura-multi-process-');
     dataDir = path.join(root, 'data');
-    if (onPostgres()) {
-      database = await createTestDatabase();
-      process.env.OBSCURA_DATABASE_URL = database.url;
-    }
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await Promise.all([...servers, ...workers].map((child) => child.stop('SIGKILL')));
     await receiver.close();
     await reader?.close();
-    delete process.env.OBSCURA_DATABASE_URL;
-    await database?.drop();
     fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('1,000 jobs over two servers and two workers, one worker SIGKILLed: each job done once, each event delivered once in order', async () => {
     const { api_key: key } = await initDataDir(dataDir);
-    reader = new Reader(dataDir, database);
+    reader = new Reader(dataDir, await databaseUrlFor(dataDir));
     // Short leases so that the work of the killed worker would come back soon even without the same-machine check.
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ leases: { seconds: 6 }, webhooks: { pollIntervalMs: 50 } }));
     servers.push(await startServer(dataDir, ['--no-rate-limits'], 30_000));

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { assertBuilt, PROJECT_ROOT, type Exit } from './process.js';
+import { assertBuilt, databaseUrlFor, PROJECT_ROOT, type Exit } from './process.js';
 
 // `obscura worker` as a child process, for tests with several processes on one database.
 
@@ -15,10 +15,12 @@ const READY = /^worker running on /m;
 
 export async function startWorkerProcess(dataDir: string, env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<WorkerProcess> {
   assertBuilt();
+  const url = await databaseUrlFor(dataDir);
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'obscura.js'), 'worker', '--data-dir', dataDir], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    // The data directory's own database on a PostgreSQL run (the one init and serve of this directory use).
+    env: { ...process.env, NO_COLOR: '1', ...(url !== undefined && { OBSCURA_DATABASE_URL: url }), ...env },
   });
   let stdout = '';
   let stderr = '';
