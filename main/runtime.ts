@@ -11,6 +11,7 @@ import { recoverInterruptedExports } from './services/exports.js';
 import { recoverInterruptedJobs } from './services/jobs.js';
 import { dataPaths, databaseTarget, secureDataDir } from './services/data-dir.js';
 import { announcePresence } from './cluster/presence.js';
+import { watchSharedEpochs } from './db/shared-epochs.js';
 
 /** Everything a running Obscura instance holds open, shared by the HTTP surfaces and background work. */
 export interface Runtime {
@@ -31,7 +32,9 @@ export async function openRuntime(dataDir: string, config: Config, clock: Clock 
   const blobs = new BlobStore(paths.blobs);
   const presence = await announcePresence(opened.db, config.leases.seconds);
   await recoverAfterStart(opened.db, blobs, config, clock, (await presence.others()).length === 0);
+  const epochs = await watchSharedEpochs(opened.db, config.databaseUrl);
   const close = async () => {
+    await epochs.stop();
     await presence.stop().catch(() => undefined);
     await opened.close();
   };

@@ -16,7 +16,17 @@ CREATE TABLE shared_epochs (
   name TEXT COLLATE "C" PRIMARY KEY,
   epoch BIGINT NOT NULL
 );
-INSERT INTO shared_epochs (name, epoch) VALUES ('credentials', 0);
+INSERT INTO shared_epochs (name, epoch) VALUES ('credentials', 0), ('cases', 0);
+-- PostgreSQL tells the other processes with NOTIFY (delivered at commit) instead of bumping the row, which
+-- would make every transaction that writes cases wait for the previous one.
+CREATE FUNCTION obscura_bump_epoch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('obscura_epochs', TG_ARGV[0]);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER api_keys_epoch AFTER INSERT OR UPDATE OR DELETE ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION obscura_bump_epoch('credentials');
+CREATE TRIGGER service_accounts_epoch AFTER INSERT OR UPDATE OR DELETE ON service_accounts FOR EACH STATEMENT EXECUTE FUNCTION obscura_bump_epoch('credentials');
+CREATE TRIGGER cases_epoch AFTER INSERT OR UPDATE OR DELETE ON cases FOR EACH STATEMENT EXECUTE FUNCTION obscura_bump_epoch('cases');
 CREATE TABLE throttle_entries (
   scope TEXT COLLATE "C" NOT NULL,
   name TEXT COLLATE "C" NOT NULL,
