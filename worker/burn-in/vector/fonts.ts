@@ -5,7 +5,7 @@ import { standardFontName, standardMetrics } from './standard-fonts.js';
 
 // Glyph metrics of the fonts a page shows text with: how a string splits into glyph codes, each glyph's advance,
 // and how far glyphs reach below and above the baseline (a stand-in where pdf.js gives no glyph's own ink).
-// Fonts whose glyphs it cannot place (CMaps other than Identity-H, simple fonts without widths) are reported
+// Fonts whose glyphs it cannot place (CMaps other than Identity-H/V, simple fonts without widths) are reported
 // as such; the rewriting then reads the glyphs as pdf.js does.
 
 export interface FontMetrics {
@@ -18,6 +18,8 @@ export interface FontMetrics {
   ascent: number;
   /** The font program travels in the file (else each viewer substitutes its own, of slightly other shapes). */
   embedded: boolean;
+  /** Vertical writing (Identity-V): each code's vertical advance w1y and position vector (vx, vy), 1/1000 em. */
+  vertical?: { advance(code: number): number; origin(code: number): [number, number] };
 }
 
 export type FontResolution = { ok: true; font: FontMetrics } | { ok: false; reason: string };
@@ -132,16 +134,54 @@ function cidWidths(context: PDFContext, array: PDFArray | undefined): Map<number
   return widths;
 }
 
+/** /W2 of a CIDFont: `c [w1y vx vy …]` and `c_first c_last w1y vx vy` entries (ISO 32000-2, 9.7.4.3). */
+function cidVerticalMetrics(context: PDFContext, array: PDFArray | undefined): Map<number, [number, number, number]> | null {
+  const metrics = new Map<number, [number, number, number]>();
+  const items = array?.asArray() ?? [];
+  for (let index = 0; index < items.length; ) {
+    const first = numberOf(context, items[index]);
+    if (first === undefined) return null;
+    const next = resolved(context, items[index + 1]);
+    if (next instanceof PDFArray) {
+      const list = numbersOf(context, next);
+      if (!list || list.length % 3 !== 0) return null;
+      for (let offset = 0; offset < list.length; offset += 3) metrics.set(first + offset / 3, [list[offset] as number, list[offset + 1] as number, list[offset + 2] as number]);
+      index += 2;
+    } else {
+      const last = numberOf(context, next);
+      const values = [2, 3, 4].map((step) => numberOf(context, items[index + step]));
+      if (last === undefined || values.some((value) => value === undefined) || last - first > 65_535) return null;
+      for (let cid = first; cid <= last; cid += 1) metrics.set(cid, values as [number, number, number]);
+      index += 5;
+    }
+  }
+  return metrics;
+}
+
 function type0Font(context: PDFContext, font: PDFDict, label: string): FontResolution {
   const encoding = nameAt(context, font, 'Encoding');
-  if (encoding !== 'Identity-H') return { ok: false, reason: `font ${label} uses the CMap ${encoding ?? '(embedded)'}, only Identity-H is supported` };
+  if (encoding !== 'Identity-H' && encoding !== 'Identity-V') return { ok: false, reason: `font ${label} uses the CMap ${encoding ?? '(embedded)'}, only Identity-H and Identity-V are supported` };
   const descendant = resolved(context, arrayAt(context, font, 'DescendantFonts')?.get(0));
   if (!(descendant instanceof PDFDict)) return { ok: false, reason: `font ${label} has no descendant font` };
   const widths = cidWidths(context, arrayAt(context, descendant, 'W'));
   if (!widths) return { ok: false, reason: `font ${label}: /W cannot be read` };
   const fallback = numberAt(context, descendant, 'DW') ?? 1000;
   const descriptor = dictAt(context, descendant, 'FontDescriptor');
-  return { ok: true, font: { twoByte: true, width: (code) => widths.get(code) ?? fallback, ...descriptorExtent(context, descriptor), embedded: isEmbedded(descriptor) } };
+  const width = (code: number) => widths.get(code) ?? fallback;
+  let vertical: FontMetrics['vertical'];
+  if (encoding === 'Identity-V') {
+    const metrics = cidVerticalMetrics(context, arrayAt(context, descendant, 'W2'));
+    if (!metrics) return { ok: false, reason: `font ${label}: /W2 cannot be read` };
+    const [defaultY = 880, defaultAdvance = -1000] = numbersOf(context, arrayAt(context, descendant, 'DW2')) ?? [];
+    vertical = {
+      advance: (code) => metrics.get(code)?.[0] ?? defaultAdvance,
+      origin: (code) => {
+        const own = metrics.get(code);
+        return own ? [own[1], own[2]] : [width(code) / 2, defaultY];
+      },
+    };
+  }
+  return { ok: true, font: { twoByte: true, width, ...descriptorExtent(context, descriptor), embedded: isEmbedded(descriptor), ...(vertical && { vertical }) } };
 }
 
 /** Type 3: /Widths in glyph space, turned into text space by the FontMatrix (which may not shear or turn). */

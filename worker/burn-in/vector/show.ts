@@ -1,7 +1,7 @@
 import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import type { FontMetrics } from './fonts.js';
-import { boundsOf, meets, maxScale, multiply, quadOf, type Area, type Matrix, type Point } from './geometry.js';
+import { boundsOf, meets, maxScale, multiply, quadOf, rectPolygon, type Area, type Matrix, type Point } from './geometry.js';
 import { splitCodes, type Ink, type InkShow } from './ink.js';
 import { formatNumber, hexString, join, literalString } from './serialize.js';
 import type { Operand } from './tokens.js';
@@ -99,9 +99,9 @@ function centerOf(quad: readonly Point[]): Point {
   return { x: quad.reduce((sum, point) => sum + point.x, 0) / quad.length, y: quad.reduce((sum, point) => sum + point.y, 0) / quad.length };
 }
 
-function advanceBy(matrix: Matrix, distance: number): Matrix {
+function advanceBy(matrix: Matrix, distance: number, vertical = false): Matrix {
   const [a, b, c, d, e, f] = matrix;
-  return [a, b, c, d, e + distance * a, f + distance * b];
+  return vertical ? [a, b, c, d, e + distance * c, f + distance * d] : [a, b, c, d, e + distance * a, f + distance * b];
 }
 
 /** Places every glyph of the operator's strings and numbers (`elements`), removing those under an area. */
@@ -113,6 +113,10 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   const pdfGlyphs = input.pdf?.glyphs ?? null;
   if (pdfGlyphs && pdfGlyphs.length !== lengths.reduce((sum, list) => sum + list.length, 0)) throw new Bail('pdf.js reads another number of glyphs than the content shows');
   const visibleInk = renderMode !== 3 && renderMode !== 7;
+  // Vertical writing (ISO 32000-2, 9.7.4.3): glyphs advance down by w1y, each drawn from the current point less
+  // its position vector; TJ numbers move vertically, unscaled by Tz.
+  const vertical = text.font?.vertical ?? null;
+  if (input.pdf && text.font && input.pdf.vertical !== (vertical !== null)) throw new Bail(`pdf.js and the font ${text.fontName ?? ''} disagree on the writing mode`);
   // Strokes reach half the line width beyond the outline.
   const strokeGrow = [1, 2, 5, 6].includes(renderMode) ? (input.lineWidth * maxScale(input.ctm)) / 2 : 0;
   let textMatrix = input.textMatrix;
@@ -124,7 +128,7 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   for (const element of elements) {
     if (element.type === 'number') {
       items.push({ kind: 'move', value: element.value });
-      textMatrix = advanceBy(textMatrix, (-element.value / 1000) * fontSize * scale);
+      textMatrix = vertical ? advanceBy(textMatrix, (-element.value / 1000) * fontSize, true) : advanceBy(textMatrix, (-element.value / 1000) * fontSize * scale);
       continue;
     }
     if (element.type !== 'string') throw new Bail('TJ holds something other than strings and numbers');
@@ -144,12 +148,21 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
       const isSpace = font ? !font.twoByte && code === 32 : pdf?.isSpace === true;
       const spacing = charSpacing + (isSpace ? wordSpacing : 0);
       const glyphMatrix = multiply(multiply([fontSize * scale, 0, 0, fontSize, 0, rise], textMatrix), input.ctm);
+      // Vertical: the glyph's own origin lies at the current point less its position vector (em); pdf.js's
+      // outlines of vertical fonts are already placed so, its cells are not.
+      const [originX, originY] = vertical ? (vertical.origin(code).map((value) => value / 1000) as [number, number]) : [0, 0];
+      const cellMatrix = vertical ? multiply([1, 0, 0, 1, -originX, -originY], glyphMatrix) : glyphMatrix;
+      const verticalAdvance = vertical ? vertical.advance(code) / 1000 : 0;
       // A CID font that is not embedded has no glyph shapes a viewer can agree on: its extent stands in.
       const ink = font && !font.embedded && font.twoByte ? undefined : pdf?.ink;
       let quad: Point[];
       // What the black must cover: the ink, with room for another viewer's substitute of a font not embedded.
       let cover: Point[] | null = null;
-      if (!visibleInk || ink === 'none') {
+      if (vertical && (!visibleInk || ink === 'none' || ink === undefined)) {
+        // The glyph's cell: its width across, its advance down from the current point (origin space: + vector).
+        quad = quadOf(cellMatrix, 0, originY + Math.min(0, verticalAdvance), advance, originY + Math.max(0, verticalAdvance));
+        if (visibleInk && ink === undefined) cover = quad;
+      } else if (!visibleInk || ink === 'none') {
         quad = quadOf(glyphMatrix, Math.min(0, advance), TEXT_BAND.y1, Math.max(0, advance), TEXT_BAND.y2);
       } else if (ink === undefined) {
         // Nothing measured this glyph: the font's own extent stands in for its ink.
@@ -159,6 +172,12 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         quad = quadOf(glyphMatrix, ink.x1, ink.y1, ink.x2, ink.y2);
         const room = substituted(ink, font?.embedded === false) as Rect;
         cover = quadOf(glyphMatrix, room.x1, room.y1, room.x2, room.y2);
+        if (vertical) {
+          // Viewers disagree on where a vertical glyph lands (pdf.js draws it from the current point less its
+          // position vector, poppler nearer the point): it goes, and the black covers it, wherever either draws it.
+          quad = rectPolygon(boundsOf([...quad, ...quadOf(cellMatrix, ink.x1, ink.y1, ink.x2, ink.y2)]));
+          cover = rectPolygon(boundsOf([...cover, ...quadOf(cellMatrix, room.x1, room.y1, room.x2, room.y2)]));
+        }
       }
       // A space (no ink) goes only when its middle is under a box: the words beside the box keep theirs.
       const probe = visibleInk && ink === 'none' ? [centerOf(quad)] : quad;
@@ -172,7 +191,7 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
           removed.push({ bounds: { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow }, areas: hits });
         }
         open = null;
-        items.push({ kind: 'move', value: -(advance * 1000 + (spacing * 1000) / fontSize) });
+        items.push({ kind: 'move', value: -((vertical ? verticalAdvance : advance) * 1000 + (spacing * 1000) / fontSize) });
       } else {
         if (!open) {
           open = { kind: 'string', bytes: [], hex: element.hex };
@@ -180,7 +199,7 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         }
         for (let index = offset; index < offset + length; index += 1) open.bytes.push(bytes[index] as number);
       }
-      textMatrix = advanceBy(textMatrix, (advance * fontSize + spacing) * scale);
+      textMatrix = vertical ? advanceBy(textMatrix, verticalAdvance * fontSize + spacing, true) : advanceBy(textMatrix, (advance * fontSize + spacing) * scale);
       offset += length;
       glyphIndex += 1;
     }
