@@ -6,6 +6,7 @@ import { mainThreadProfile, startTarget } from './lib/target.js';
 import type { BareTargetInput } from './targets/bare-api.js';
 import type { ObscuraTargetInfo } from './targets/obscura-api.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
+import { startBenchPostgres } from './lib/postgres.js';
 
 /** Issue 2's targets for GET /api/v1/cases/{id} at 32 connections. */
 export const TARGET_RATIO = 0.6;
@@ -17,6 +18,9 @@ export interface ApiLatencyResult {
   connections: number;
   seconds: number;
   obscura: LoadStats;
+  /** The same instance on PostgreSQL (issue 21); null when no cluster could start (postgresSkipped says why). */
+  postgres: LoadStats | null;
+  postgresSkipped: string | null;
   bare: LoadStats;
   ratio: number;
   profiles: string[];
@@ -60,6 +64,26 @@ export async function runApiLatency(settings: BenchSettings): Promise<ApiLatency
     await obscura.stop();
   }
 
+  // 1b. The same instance on PostgreSQL, when a throwaway cluster can be started here.
+  let postgresStats: LoadStats | null = null;
+  let postgresSkipped: string | null = null;
+  const cluster = await startBenchPostgres(settings.log);
+  if ('skipped' in cluster) postgresSkipped = cluster.skipped;
+  else {
+    try {
+      process.env.OBSCURA_DATABASE_URL = await cluster.database('bench_api');
+      const onPostgres = await startTarget<ObscuraTargetInfo>('targets/obscura-api.ts', { profileDir: profileDirFor('postgres') });
+      try {
+        postgresStats = await measure(settings, 'obscura on PostgreSQL', `${onPostgres.info.baseUrl}/api/v1/cases/${onPostgres.info.caseId}`, { ...headers, 'x-api-key': onPostgres.info.apiKey });
+      } finally {
+        await onPostgres.stop();
+      }
+    } finally {
+      delete process.env.OBSCURA_DATABASE_URL;
+      cluster.stop();
+    }
+  }
+
   // 2. The baseline, answering the same bytes, measured the same way (after the instance is gone).
   settings.log('starting the bare Fastify baseline');
   const bareInput: BareTargetInput = { path: casePath, body };
@@ -89,6 +113,8 @@ export async function runApiLatency(settings: BenchSettings): Promise<ApiLatency
     connections: settings.connections,
     seconds: settings.seconds,
     obscura: obscuraStats,
+    postgres: postgresStats,
+    postgresSkipped,
     bare: bareStats,
     ratio: obscuraStats.rps / bareStats.rps,
     profiles,
@@ -103,13 +129,17 @@ export const apiLatency: Benchmark = {
     const notes = [
       `GET ${result.path}: ${result.bodyBytes}-byte JSON body, ${result.connections} connections, ${fmt(result.obscura.seconds, 1)} s / ${fmt(result.bare.seconds, 1)} s measured`,
       `ratio (obscura rps / bare rps): ${fmt(result.ratio, 3)}`,
+      result.postgres
+        ? `PostgreSQL (local cluster, fsync on, one pg pool): ${fmt(result.postgres.rps / result.obscura.rps, 3)}× the SQLite req/s; the checks apply to SQLite, the embedded default`
+        : `PostgreSQL column skipped: ${result.postgresSkipped ?? 'unknown'}`,
     ];
     for (const file of result.profiles) notes.push('', formatProfile(summariseProfile(file), 'CPU profile'));
     return {
       title: 'API latency: GET /api/v1/cases/{id}',
       table: [
         ['server', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'mean ms', 'max ms', 'requests'],
-        row('obscura (auth + idempotency)', result.obscura),
+        row('obscura (auth + idempotency), SQLite', result.obscura),
+        ...(result.postgres ? [row('obscura (auth + idempotency), PostgreSQL', result.postgres)] : []),
         row('bare fastify (same bytes)', result.bare),
       ],
       notes,

@@ -14,6 +14,7 @@ import { exportBench } from './export.js';
 import { detectionBench } from './detection.js';
 import { fuzzBench } from './fuzz.js';
 import { intakeBench } from './intake.js';
+import { jobsBench } from './jobs.js';
 import { renderTable } from './lib/format.js';
 import { ocrBench } from './ocr.js';
 import { redactionStore } from './redactions.js';
@@ -22,7 +23,7 @@ import { searchBench } from './search.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { watchedFolders } from './watched-folders.js';
 
-const BENCHMARKS: readonly Benchmark[] = [releaseFidelity, apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench, intakeBench];
+const BENCHMARKS: readonly Benchmark[] = [releaseFidelity, apiLatency, redactionStore, detectionBench, ocrBench, watchedFolders, exportBench, searchBench, fuzzBench, intakeBench, jobsBench];
 
 function numberFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];

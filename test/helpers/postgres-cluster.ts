@@ -52,7 +52,8 @@ function run(command: string, args: string[]): void {
   execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `durable`: fsync and synchronous commit left on (benchmarks compare with SQLite's synchronous=FULL). */
+export async function startCluster(settings: { durable?: boolean } = {}): Promise<Cluster> {
   const bin = postgresBinDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-pg-'));
   const data = path.join(dir, 'data');
@@ -70,9 +71,7 @@ export async function startCluster(): Promise<Cluster> {
     `-p ${port}`,
     "-c listen_addresses='127.0.0.1'",
     `-c unix_socket_directories='${sockets}'`,
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(settings.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=400',
     '-c shared_buffers=64MB',
   ].join(' ');
