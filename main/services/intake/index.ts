@@ -1,6 +1,7 @@
 // Intake of e-mail, mailboxes, Office and text files (issue 19): the one front door of main/services/intake.
 import type { Executor } from '../../db/queries/executor.js';
-import type { DocumentRow } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { DocumentIntakeTable, DocumentRow } from '../../db/schema.js';
 import type { Runtime } from '../../runtime.js';
 import type { WorkerPool } from '../../jobs/pool.js';
 import type { CaseIntakeList, Family, IntakeState } from '../../common/schemas/intake.js';
@@ -19,25 +20,49 @@ export async function startIntake(runtime: Runtime, pool: WorkerPool): Promise<I
   return runner;
 }
 
+const CHUNK = 500;
+
+/** Intake states of many documents in a few queries (lists and families of big mailboxes). */
+async function statesOf(db: Executor, rows: DocumentRow[]): Promise<Map<number, IntakeState>> {
+  const intakes = new Map<number, Selectable<DocumentIntakeTable>>();
+  const children = new Map<number, number>();
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    const ids = rows.slice(start, start + CHUNK).map((row) => row.id);
+    for (const intake of await db.selectFrom('document_intake').selectAll().where('document_id', 'in', ids).execute()) intakes.set(intake.document_id, intake);
+    const counts = await db
+      .selectFrom('documents')
+      .select((eb) => ['parent_document_id', eb.fn.countAll<number>().as('n')])
+      .where('parent_document_id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .groupBy('parent_document_id')
+      .execute();
+    for (const count of counts) children.set(Number(count.parent_document_id), Number(count.n));
+  }
+  const states = new Map<number, IntakeState>();
+  for (const row of rows) {
+    const intake = intakes.get(row.id);
+    const awaiting = ['email', 'office', 'text'].includes(row.document_type);
+    states.set(row.id, {
+      document_id: String(row.id),
+      status: intake?.status ?? (awaiting ? 'pending' : 'not_needed'),
+      error: intake?.error ?? null,
+      warnings: intake ? (JSON.parse(intake.warnings) as string[]) : [],
+      original: intake ? { sha256: intake.original_sha256, media_type: intake.original_media_type, size: intake.original_size, format: intake.original_format } : null,
+      pages: intake?.pages ?? null,
+      depth: intake?.depth ?? 0,
+      duplicate_of: row.duplicate_of === null ? null : String(row.duplicate_of),
+      near_duplicate_of: intake?.near_duplicate_of == null ? null : String(intake.near_duplicate_of),
+      near_duplicate_score: intake?.near_duplicate_score ?? null,
+      thread_id: row.thread_id,
+      thread_inclusive: intake?.thread_inclusive === 1,
+      children: children.get(row.id) ?? 0,
+    });
+  }
+  return states;
+}
+
 async function stateOf(db: Executor, row: DocumentRow): Promise<IntakeState> {
-  const intake = await db.selectFrom('document_intake').selectAll().where('document_id', '=', row.id).executeTakeFirst();
-  const children = await db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_document_id', '=', row.id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-  const awaiting = ['email', 'office', 'text'].includes(row.document_type);
-  return {
-    document_id: String(row.id),
-    status: intake?.status ?? (awaiting ? 'pending' : 'not_needed'),
-    error: intake?.error ?? null,
-    warnings: intake ? (JSON.parse(intake.warnings) as string[]) : [],
-    original: intake ? { sha256: intake.original_sha256, media_type: intake.original_media_type, size: intake.original_size, format: intake.original_format } : null,
-    pages: intake?.pages ?? null,
-    depth: intake?.depth ?? 0,
-    duplicate_of: row.duplicate_of === null ? null : String(row.duplicate_of),
-    near_duplicate_of: intake?.near_duplicate_of == null ? null : String(intake.near_duplicate_of),
-    near_duplicate_score: intake?.near_duplicate_score ?? null,
-    thread_id: row.thread_id,
-    thread_inclusive: intake?.thread_inclusive === 1,
-    children: Number(children.n),
-  };
+  return (await statesOf(db, [row])).get(row.id) as IntakeState;
 }
 
 export async function getIntakeState(db: Executor, ctx: ServiceContext, documentId: number): Promise<IntakeState> {
@@ -52,13 +77,29 @@ export async function getFamily(db: Executor, ctx: ServiceContext, documentId: n
     if (!parent) break;
     root = parent;
   }
+  // Level by level (one query per generation, not per member), then depth first by attachment index.
+  const childrenOf = new Map<number, DocumentRow[]>();
+  const all: DocumentRow[] = [root];
+  for (let level = [root.id]; level.length > 0; ) {
+    const next: number[] = [];
+    for (let start = 0; start < level.length; start += CHUNK) {
+      const rows = await db.selectFrom('documents').selectAll().where('parent_document_id', 'in', level.slice(start, start + CHUNK)).where('deleted_at', 'is', null).orderBy('attachment_index').orderBy('id').execute();
+      for (const child of rows) {
+        const parentId = child.parent_document_id as number;
+        childrenOf.set(parentId, [...(childrenOf.get(parentId) ?? []), child]);
+        all.push(child);
+        next.push(child.id);
+      }
+    }
+    level = next;
+  }
+  const states = await statesOf(db, all);
   const members: Family['members'] = [];
-  const visit = async (row: DocumentRow, depth: number) => {
-    members.push({ depth, document: toDocument(row), intake: await stateOf(db, row) });
-    const children = await db.selectFrom('documents').selectAll().where('parent_document_id', '=', row.id).where('deleted_at', 'is', null).orderBy('attachment_index').orderBy('id').execute();
-    for (const child of children) await visit(child, depth + 1);
+  const visit = (row: DocumentRow, depth: number) => {
+    members.push({ depth, document: toDocument(row), intake: states.get(row.id) as IntakeState });
+    for (const child of childrenOf.get(row.id) ?? []) visit(child, depth + 1);
   };
-  await visit(root, 0);
+  visit(root, 0);
   return { root_id: String(root.id), members };
 }
 
@@ -75,9 +116,8 @@ export async function listCaseIntake(db: Executor, ctx: ServiceContext, caseId: 
     );
   }
   const rows = await select.orderBy('d.id').limit(5000).execute();
-  const data: CaseIntakeList = [];
-  for (const row of rows) data.push({ depth: 0, document: toDocument(row), intake: await stateOf(db, row) });
-  return data;
+  const states = await statesOf(db, rows);
+  return rows.map((row) => ({ depth: 0, document: toDocument(row), intake: states.get(row.id) as IntakeState }));
 }
 
 /**
