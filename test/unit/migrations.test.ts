@@ -14,7 +14,7 @@ import {
   migrateToLatest,
 } from '../../main/db/migrator.js';
 import { tempDir } from '../helpers/instance.js';
-import { runCli } from '../helpers/process.js';
+import { databaseUrlFor, runCli } from '../helpers/process.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/test-database.js';
 
 const dirs: string[] = [];
@@ -157,15 +157,26 @@ describe('a database newer than the code', () => {
 
   it('makes `obscura serve` exit non-zero with a clear message', async () => {
     const dir = freshDir();
-    const file = writeTooNewDatabase(dir);
-    const hashBefore = fileHash(file);
-    const result = await runCli(['serve', '--data-dir', dir, '--port', '0']);
-    expect(result.code).not.toBe(0);
-    expect(result.code).not.toBeNull();
-    expect(result.stdout).not.toMatch(/listening on/);
-    expect(result.stderr).toMatch(new RegExp(`schema version ${latestSchemaVersion() + 1}`));
-    expect(result.stderr).toMatch(/newer Obscura/);
-    expect(fileHash(file)).toBe(hashBefore);
+    // On PostgreSQL the directory's database (the one `serve` is given) records a version from the future.
+    const url = await databaseUrlFor(dir);
+    const pool = url === undefined ? null : createPostgresPool(url, 1);
+    const file = pool ? null : writeTooNewDatabase(dir);
+    const hashBefore = file ? fileHash(file) : null;
+    const versions = () => pool?.query('SELECT version FROM schema_migrations ORDER BY version').then((result) => result.rows);
+    try {
+      await pool?.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from-the-future', 't')", [latestSchemaVersion() + 1]);
+      const before = await versions();
+      const result = await runCli(['serve', '--data-dir', dir, '--port', '0']);
+      expect(result.code).not.toBe(0);
+      expect(result.code).not.toBeNull();
+      expect(result.stdout).not.toMatch(/listening on/);
+      expect(result.stderr).toMatch(new RegExp(`schema version ${latestSchemaVersion() + 1}`));
+      expect(result.stderr).toMatch(/newer Obscura/);
+      if (file) expect(fileHash(file)).toBe(hashBefore);
+      expect(await versions()).toEqual(before);
+    } finally {
+      await pool?.end();
+    }
   });
 });
 

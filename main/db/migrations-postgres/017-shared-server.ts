@@ -1,5 +1,7 @@
-// PostgreSQL twin of migrations/017-shared-server.ts (translation rules in index.ts). runner_locks exists on
-// both so the row types match; on PostgreSQL singleton runners hold advisory locks instead.
+// PostgreSQL twin of migrations/017-shared-server.ts (translation rules in index.ts). runner_locks and
+// shared_epochs exist on both so the row types match; on PostgreSQL singleton runners hold advisory locks, and
+// instead of bumping a shared_epochs row (one row every writer of cases would fight over) the triggers send
+// NOTIFY obscura_epochs, delivered at commit to every listening process (main/db/shared-epochs.ts).
 export const sharedServer = `
 ALTER TABLE jobs ADD COLUMN lease_owner TEXT COLLATE "C";
 ALTER TABLE jobs ADD COLUMN lease_expires_at TEXT COLLATE "C";
