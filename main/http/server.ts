@@ -71,9 +71,9 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
   const throttle = runtime.config.loginThrottle;
   const throttles = throttle.enabled
     ? {
-        account: new FailureThrottle(throttle.perAccount, 'account'),
-        address: new FailureThrottle(throttle.perAddress, 'client address'),
-        apiKeyAddress: new FailureThrottle(throttle.apiKeyPerAddress, 'client address'),
+        account: new FailureThrottle(throttle.perAccount, 'account', runtime.db, 'account'),
+        address: new FailureThrottle(throttle.perAddress, 'client address', runtime.db, 'address'),
+        apiKeyAddress: new FailureThrottle(throttle.apiKeyPerAddress, 'client address', runtime.db, 'api-key-address'),
       }
     : null;
   const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() }, throttles, routes: [] };

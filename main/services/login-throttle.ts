@@ -1,4 +1,7 @@
 import { DomainError } from '../common/errors.js';
+import type { Executor as Db } from '../db/queries/executor.js';
+import { deleteIdleThrottleEntries, deleteThrottleEntry, findThrottleEntry, putThrottleEntry } from '../db/queries/throttle-entries.js';
+import { transact } from '../db/transaction.js';
 
 /** Operator settings (config.json `loginThrottle`; docs/security.md). */
 export interface ThrottleSettings {
@@ -14,87 +17,77 @@ export interface ThrottleSettings {
   forgetAfterSeconds: number;
 }
 
-interface Entry {
-  failures: number;
-  /** Epoch ms before which attempts are refused. */
-  blockedUntil: number;
-  lastFailure: number;
-  locked: boolean;
-}
-
 export interface FailureOutcome {
   failures: number;
   /** True when this failure started a lockout. */
   lockedNow: boolean;
 }
 
-const MAX_ENTRIES = 50_000;
+/** Forgotten names are removed once every this many failures. */
+const PRUNE_EVERY = 200;
 
 /**
  * Counts failed attempts per name (an account, a client address) and answers with growing delays, then a
- * temporary lockout. In memory: a restart forgets it, which an attacker on this machine cannot cause
- * without already being able to stop the server.
+ * temporary lockout. The counts live in the database (`throttle_entries`, migration 17), so every process
+ * on it, servers behind one address or several, shares them, and a restart does not reset them.
  */
 export class FailureThrottle {
-  private readonly entries = new Map<string, Entry>();
+  private failuresSincePrune = 0;
 
   constructor(
     private readonly settings: ThrottleSettings,
     private readonly what: string,
+    private readonly db: Db,
+    /** Which counter this is (account, address, api-key-address): names of different scopes never mix. */
+    private readonly scope: string,
   ) {}
 
   /** Throws rate_limited (with retry_after) while the name is delayed or locked out. */
-  check(name: string, now: number): void {
-    const entry = this.current(name, now);
-    if (!entry || entry.blockedUntil <= now) return;
-    const retryAfter = Math.max(1, Math.ceil((entry.blockedUntil - now) / 1000));
+  async check(name: string, now: number): Promise<void> {
+    const entry = await this.current(this.db, name, now);
+    if (!entry || entry.blocked_until <= now) return;
+    const retryAfter = Math.max(1, Math.ceil((entry.blocked_until - now) / 1000));
     const message = entry.locked
       ? `too many failed attempts for this ${this.what}; it is locked for ${retryAfter} s`
       : `too many failed attempts for this ${this.what}; retry in ${retryAfter} s`;
     throw new DomainError('rate_limited', message, undefined, { retry_after: retryAfter });
   }
 
-  fail(name: string, now: number): FailureOutcome {
-    const entry = this.current(name, now) ?? { failures: 0, blockedUntil: 0, lastFailure: now, locked: false };
-    entry.failures += 1;
-    entry.lastFailure = now;
-    const { freeFailures, baseDelaySeconds, maxDelaySeconds, lockoutAfter, lockoutSeconds } = this.settings;
-    let lockedNow = false;
-    if (lockoutAfter > 0 && entry.failures >= lockoutAfter) {
-      lockedNow = !entry.locked;
-      entry.locked = true;
-      entry.blockedUntil = now + lockoutSeconds * 1000;
-    } else if (entry.failures > freeFailures) {
-      const delay = Math.min(maxDelaySeconds, baseDelaySeconds * 2 ** (entry.failures - freeFailures - 1));
-      entry.blockedUntil = now + delay * 1000;
+  async fail(name: string, now: number): Promise<FailureOutcome> {
+    const outcome = await transact(this.db, async (trx) => {
+      const previous = await this.current(trx, name, now);
+      const entry = { failures: (previous?.failures ?? 0) + 1, blocked_until: previous?.blocked_until ?? 0, last_failure: now, locked: previous?.locked ?? 0 };
+      const { freeFailures, baseDelaySeconds, maxDelaySeconds, lockoutAfter, lockoutSeconds } = this.settings;
+      let lockedNow = false;
+      if (lockoutAfter > 0 && entry.failures >= lockoutAfter) {
+        lockedNow = entry.locked === 0;
+        entry.locked = 1;
+        entry.blocked_until = now + lockoutSeconds * 1000;
+      } else if (entry.failures > freeFailures) {
+        const delay = Math.min(maxDelaySeconds, baseDelaySeconds * 2 ** (entry.failures - freeFailures - 1));
+        entry.blocked_until = now + delay * 1000;
+      }
+      await putThrottleEntry(trx, { scope: this.scope, name, ...entry });
+      return { failures: entry.failures, lockedNow };
+    });
+    this.failuresSincePrune += 1;
+    if (this.failuresSincePrune >= PRUNE_EVERY) {
+      this.failuresSincePrune = 0;
+      await deleteIdleThrottleEntries(this.db, this.scope, now - this.settings.forgetAfterSeconds * 1000);
     }
-    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(name)) this.evict(now);
-    this.entries.set(name, entry);
-    return { failures: entry.failures, lockedNow };
+    return outcome;
   }
 
-  succeed(name: string): void {
-    this.entries.delete(name);
+  async succeed(name: string): Promise<void> {
+    await deleteThrottleEntry(this.db, this.scope, name);
   }
 
-  private current(name: string, now: number): Entry | undefined {
-    const entry = this.entries.get(name);
-    if (!entry) return undefined;
-    const idleSince = Math.max(entry.lastFailure, entry.blockedUntil);
-    if (now - idleSince > this.settings.forgetAfterSeconds * 1000) {
-      this.entries.delete(name);
-      return undefined;
-    }
-    return entry;
-  }
-
-  private evict(now: number): void {
-    for (const name of [...this.entries.keys()]) this.current(name, now);
-    // Still full: the oldest names go first (a Map iterates in insertion order).
-    for (const name of this.entries.keys()) {
-      if (this.entries.size < MAX_ENTRIES) break;
-      this.entries.delete(name);
-    }
+  private async current(db: Db, name: string, now: number) {
+    const row = await findThrottleEntry(db, this.scope, name);
+    if (!row) return undefined;
+    const idleSince = Math.max(Number(row.last_failure), Number(row.blocked_until));
+    if (now - idleSince > this.settings.forgetAfterSeconds * 1000) return undefined;
+    return { failures: Number(row.failures), blocked_until: Number(row.blocked_until), last_failure: Number(row.last_failure), locked: Number(row.locked) };
   }
 }
 

@@ -26,6 +26,7 @@ describe(`shared state between two servers (${onPostgres() ? 'PostgreSQL' : 'SQL
   let root: string;
   let dataDir: string;
   let key: string;
+  let admin: string;
   let a: ServerProcess;
   let b: ServerProcess;
   let receiver: Receiver;
@@ -34,7 +35,9 @@ describe(`shared state between two servers (${onPostgres() ? 'PostgreSQL' : 'SQL
     assertBuilt();
     root = tempDir('obscura-shared-state-');
     dataDir = path.join(root, 'data');
-    key = (await initDataDir(dataDir)).api_key;
+    const credentials = await initDataDir(dataDir);
+    key = credentials.api_key;
+    admin = credentials.admin_username;
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ leases: { seconds: 3 }, webhooks: { pollIntervalMs: 50 } }));
     a = await startServer(dataDir, ['--no-rate-limits'], 30_000);
     b = await startServer(dataDir, ['--no-rate-limits'], 30_000);
@@ -82,6 +85,17 @@ describe(`shared state between two servers (${onPostgres() ? 'PostgreSQL' : 'SQL
     expect((await apiFetch(a.url, key, 'PATCH', `/cases/${id}`, { name: 'After' })).status).toBe(200);
     const ms = await msUntil(async () => (await nameOn(b)) === 'After');
     expect(ms).toBeLessThan(500);
+  });
+
+  it('failed sign-ins are counted across servers: the delay starts after the free failures, wherever they were made', async () => {
+    const signIn = async (server: ServerProcess) =>
+      (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: admin, password: 'not the password' }) })).status;
+    // Five free failures (loginThrottle.perAccount), alternating between the servers; the sixth starts a delay.
+    const statuses = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) statuses.push(await signIn(attempt % 2 === 0 ? a : b));
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(await signIn(a)).toBe(429);
+    expect(await signIn(b)).toBe(429);
   });
 
   it('webhook delivery moves to the surviving server when its owner is SIGKILLed', async () => {

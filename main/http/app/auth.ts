@@ -31,12 +31,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const account = request.body.username.toLowerCase();
     const now = runtime.clock.now().getTime();
     // Refused before the password is even hashed: a delayed or locked name costs the server nothing.
-    throttles?.address.check(request.ip, now);
-    throttles?.account.check(account, now);
+    await throttles?.address.check(request.ip, now);
+    await throttles?.account.check(account, now);
     const checked = await passwordChecks.run(() => checkPassword(runtime.db, request.body.username, request.body.password));
     if (!checked.ok) {
-      const failure = throttles?.account.fail(account, now);
-      throttles?.address.fail(request.ip, now);
+      const failure = await throttles?.account.fail(account, now);
+      await throttles?.address.fail(request.ip, now);
       const user = checked.user;
       if (user) {
         await transact(runtime.db, (trx) =>
@@ -45,7 +45,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       throw new DomainError('authentication_failed', checked.reason);
     }
-    throttles?.account.succeed(account);
+    await throttles?.account.succeed(account);
     const result = await transact(runtime.db, (trx) => openSession(trx, runtime.clock, checked.user, ttl));
     reply.setCookie(SESSION_COOKIE, result.token, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ttl, secure: false });
     return { success: true, token: result.token, expires_at: result.user.expiresAt, user: publicUser(result.user), request_id: request.id };

@@ -57,12 +57,12 @@ export function authenticateAndAuthorize(limits: RateLimits) {
     const now = runtime.clock.now();
     // Guessing keys from one address meets growing delays; a key already known good is never held up.
     const known = raw ? cachedKeyOrUndefined(runtime.db, raw, now) : undefined;
-    if (throttles && !known) throttles.apiKeyAddress.check(request.ip, now.getTime());
+    if (throttles && !known) await throttles.apiKeyAddress.check(request.ip, now.getTime());
     let principal: ApiKeyPrincipal;
     try {
       principal = known ?? (await authenticateApiKey(runtime.db, raw, now));
     } catch (error) {
-      if (throttles && raw && error instanceof DomainError && error.code === 'authentication_failed') throttles.apiKeyAddress.fail(request.ip, now.getTime());
+      if (throttles && raw && error instanceof DomainError && error.code === 'authentication_failed') await throttles.apiKeyAddress.fail(request.ip, now.getTime());
       throw error;
     }
     request.principal = principal;
