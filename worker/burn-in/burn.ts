@@ -181,12 +181,13 @@ async function finishPage(
  * Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own.
  * `fallback` says why the page is rendered though method auto tried it in its content.
  */
-export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null): Promise<RasterizedPage> {
+export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null, withAnnotations?: SourceWord[]): Promise<RasterizedPage> {
   const page = await document.getPage(request.page);
   try {
     const raster = await rasterOfPdfPage(document, page, settings);
-    // After rendering, the page's fonts are loaded and their widths place the words.
-    const fromRuns = await wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+    // After rendering, the page's fonts are loaded and their widths place the words. The picture shows the
+    // annotations' appearances: when method auto read the page with them flattened, their text joins the layer.
+    const fromRuns = withAnnotations ?? (await wordsFromRuns(await textRuns(page), fontWidthsOf(page)));
     const stored = storedWords(request.words);
     return await finishPage(raster, request, stored ?? fromRuns, stored ? fromRuns : [], settings, file, fallback);
   } finally {
@@ -238,7 +239,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
   const document = await openPdf(isTiff ? (await tiffAsPdf(bytes)).pdf : bytes);
   try {
     const requests = requestsFor(task, document.numPages);
-    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, requests, task) : new Map();
+    const flattenedText = new Map<number, SourceWord[]>();
+    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, requests, task, flattenedText) : new Map();
     for (const [index, request] of requests.entries()) {
       const file = pageFile(task.workPrefix, task.source, request.page);
       const outcome = rewritten.get(request.page);
@@ -251,7 +253,7 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         page.cleanup();
         pages.push(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, file));
       } else {
-        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null));
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null, flattenedText.get(request.page)));
       }
       report((index + 1) / requests.length);
     }

@@ -190,7 +190,14 @@ function contentFile(task: ExportBurnTask, page: number): string {
  * Tries every requested page of a PDF in its content. Pages that pass come back as RewrittenPage (their
  * content written beside the page images); the others as the reason they must be rendered.
  */
-export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array, requests: readonly BurnPageRequest[], task: ExportBurnTask): Promise<Map<number, VectorOutcome>> {
+export async function rewritePages(
+  document: PDFDocumentProxy,
+  bytes: Uint8Array,
+  requests: readonly BurnPageRequest[],
+  task: ExportBurnTask,
+  /** Filled with the words of pages whose annotation appearances were flattened (their text included). */
+  flattenedText?: Map<number, SourceWord[]>,
+): Promise<Map<number, VectorOutcome>> {
   const outcomes = new Map<number, VectorOutcome>();
   const wanted = requests.filter((request) => request.boxes.length > 0);
   if (wanted.length === 0) return outcomes;
@@ -222,6 +229,7 @@ export async function rewritePages(document: PDFDocumentProxy, bytes: Uint8Array
   let annotated: Map<number, SourceWord[]>;
   try {
     annotated = await flattenedWords(source, flattened);
+    for (const [page, words] of annotated) flattenedText?.set(page, words);
   } catch (error) {
     for (const page of flattened) outcomes.set(page, `the page with its annotations flattened cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     annotated = new Map();
