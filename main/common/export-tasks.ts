@@ -119,7 +119,7 @@ export interface RewrittenPage {
   forms?: { name: string; object: [number, number]; contentPath: string }[];
   /** Images redacted in their pixels: new image XObjects the content draws by `name` (the stored stream in a
    * work file, its dictionary described by `data`); the originals stay behind. */
-  images?: { name: string; contentPath: string; data: { width: number; height: number; mask: boolean; colorSpace: 'DeviceGray' | 'DeviceRGB' | null; bitsPerComponent: 1 | 8; filter: 'CCITTFaxDecode' | 'FlateDecode' } }[];
+  images?: { name: string; replaces?: string; contentPath: string; data: { width: number; height: number; mask: boolean; colorSpace: 'DeviceGray' | 'DeviceRGB' | null; bitsPerComponent: 1 | 8; filter: 'CCITTFaxDecode' | 'FlateDecode' } }[];
   /** The page's words that stay (the allowance of the leak check; no text layer is added). */
   words: LayerWord[];
   withheld: string[];

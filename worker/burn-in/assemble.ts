@@ -127,7 +127,7 @@ async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promi
   const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: await fs.readFile(form.contentPath) })));
   addFormCopies(source, page.page - 1, forms);
   // Images redacted in their pixels, likewise (their originals stay behind when no other name draws them).
-  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, data: image.data, bytes: await fs.readFile(image.contentPath) }))));
+  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, ...(image.replaces && { replaces: image.replaces }), data: image.data, bytes: await fs.readFile(image.contentPath) }))));
   prepareCopy(source, page.page - 1, content);
   // prepareCopy made the page a resource dictionary of its own.
   const resources = source.getPage(page.page - 1).node.Resources();

@@ -42,6 +42,7 @@ export interface Candidate {
 
 interface RedactedImage {
   name: string;
+  replaces: string;
   data: ImageData;
   bytes: Uint8Array;
 }
@@ -262,7 +263,7 @@ export async function rewritePages(
     }
     const images: RedactedImage[] = [];
     try {
-      for (const copy of result.images) images.push({ name: copy.name, ...(await redactImage(source, copy)) });
+      for (const copy of result.images) images.push({ name: copy.name, replaces: copy.replaces, ...(await redactImage(source, copy)) });
     } catch (error) {
       outcomes.set(request.page, `an image under a box cannot be redacted in its pixels: ${error instanceof Error ? error.message : String(error)}`);
       continue;
@@ -315,7 +316,7 @@ export async function rewritePages(
     for (const [index, image] of (candidate.images ?? []).entries()) {
       const path = `${file}-image${index + 1}`;
       await fs.writeFile(path, image.bytes);
-      images.push({ name: image.name, contentPath: path, data: image.data });
+      images.push({ name: image.name, replaces: image.replaces, contentPath: path, data: image.data });
     }
     outcomes.set(candidate.page, {
       method: 'vector',

@@ -20,6 +20,8 @@ export type ImageKind = 'mask' | 'gray' | 'rgb';
 export interface ImageCopy {
   /** The XObject name the rewritten content draws the copy by. */
   name: string;
+  /** The original's XObject name: no draw of it remains, and the page's resources drop it. */
+  replaces: string;
   /** The original image (same object number in every load of the same file). */
   ref: PDFRef;
   width: number;
@@ -131,7 +133,7 @@ export function planImage(context: PDFContext, resources: PDFDict | undefined, n
     pixels.push([x1, y1, x2, y2]);
     grown.push({ bounds: boundsOf(quadOf(ctm, x1 / width, 1 - y2 / height, x2 / width, 1 - y1 / height)), area: index });
   }
-  return { copy: { name: copyName, ref: reference, width, height, kind, pixels }, grown };
+  return { copy: { name: copyName, replaces: name, ref: reference, width, height, kind, pixels }, grown };
 }
 
 interface CanvasFactory {
@@ -232,7 +234,7 @@ export async function redactImage(source: PDFDocument, copy: ImageCopy): Promise
 }
 
 /** Adds the image copies to page `pageIndex` under their names, in a resource dictionary of the page's own. */
-export function addImageCopies(doc: PDFDocument, pageIndex: number, copies: readonly { name: string; data: ImageData; bytes: Uint8Array }[]): void {
+export function addImageCopies(doc: PDFDocument, pageIndex: number, copies: readonly { name: string; replaces?: string; data: ImageData; bytes: Uint8Array }[]): void {
   if (copies.length === 0) return;
   const context = doc.context;
   const node = doc.getPage(pageIndex).node;
@@ -251,6 +253,8 @@ export function addImageCopies(doc: PDFDocument, pageIndex: number, copies: read
       ...(data.filter === 'CCITTFaxDecode' && { DecodeParms: { K: -1, Columns: data.width, Rows: data.height } }),
     }) as PDFDict;
     xobjects.set(PDFName.of(copy.name), context.register(PDFRawStream.of(dict, copy.bytes)));
+    // Every draw of the original now draws the copy: the name goes, so the original cannot travel.
+    if (copy.replaces) xobjects.delete(PDFName.of(copy.replaces));
   }
   resources.set(PDFName.of('XObject'), xobjects);
   node.set(PDFName.of('Resources'), resources);
