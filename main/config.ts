@@ -64,6 +64,22 @@ export const ConfigSchema = z.strictObject({
       maxAttempts: z.number().int().min(1).default(3),
     })
     .prefault({}),
+  /** Where blobs live: the data directory (default), or an S3-compatible bucket shared by several machines. */
+  blobStore: z
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('local') }),
+      z.strictObject({
+        kind: z.literal('s3'),
+        bucket: z.string().min(1),
+        prefix: z.string().default(''),
+        endpoint: z.url({ protocol: /^https?$/ }).optional(),
+        region: z.string().min(1).default('us-east-1'),
+        forcePathStyle: z.boolean().default(true),
+        accessKeyId: z.string().min(1).optional(),
+        secretAccessKey: z.string().min(1).optional(),
+      }),
+    ])
+    .default({ kind: 'local' }),
   /** Several processes on one database: a job's or export's lease, renewed while it runs; an expired one is taken back. */
   leases: z.strictObject({ seconds: z.number().min(1).max(3600).default(30) }).prefault({}),
   /** Exports: one running past the limit is stopped and fails; one interrupted by restarts this often fails. */

@@ -120,7 +120,7 @@ export async function burnAll(ctx: BuildContext, material: ExportMaterial, docum
     const skip = plan?.skipPages.get(document.row.id) ?? new Set<number>();
     if (plan?.wholeDocuments.has(document.row.id) && !isImage) continue;
     const requests = requestsOf(document, isImage, labels, material, skip);
-    const source = { documentId: document.row.id, path: ctx.runtime.blobs.pathFor(document.row.sha256), documentType: type };
+    const source = { documentId: document.row.id, path: await ctx.runtime.blobs.localPath(document.row.sha256), documentType: type };
     const base = { kind: 'export-burn' as const, exportId: material.row.id, source, settings, workPrefix: ctx.workPrefix, ...(skip.size > 0 && { skipPages: [...skip] }) };
     if (isImage) {
       tasks.push({ task: { ...base, pages: requests, allPages: true }, weight: Math.max(1, requests.length) });

@@ -137,6 +137,8 @@ export class ExportRunner {
     let staged: StagedBlob | null = null;
     try {
       const material = await db.transaction().execute((trx) => gatherExportMaterial(trx, row));
+      // Sources as local files before any task names them (a bucket-backed store copies them here).
+      for (const document of material.documents) await blobs.localPath(document.row.sha256);
       const built = await buildExport(
         {
           runtime: this.runtime,

@@ -148,7 +148,7 @@ export class JobScheduler {
       const result = await handler.run({
         runtime: this.runtime,
         job,
-        blob: { path: this.runtime.blobs.pathFor(blob.sha256), sha256: blob.sha256, documentType: blob.documentType },
+        blob: { path: await this.runtime.blobs.localPath(blob.sha256), sha256: blob.sha256, documentType: blob.documentType },
         pool: this.pool,
         signal: entry.controller.signal,
         reportProgress: (progress) => {

@@ -20,12 +20,12 @@ export async function redeemDownloadToken(db: Executor, blobs: BlobStore, token:
   if (spent.resource_type === 'document') {
     const document = await findDocument(db, spent.organization_id, spent.resource_id);
     if (!document) throw new DomainError('resource_not_found', 'the document no longer exists');
-    return { path: blobs.pathFor(document.sha256), fileName: document.file_name, mediaType: document.media_type, size: document.size };
+    return { path: await blobs.localPath(document.sha256), fileName: document.file_name, mediaType: document.media_type, size: document.size };
   }
   if (spent.resource_type === 'export') {
     const file = await exportDownloadTarget(db, spent.organization_id, spent.resource_id);
     if (!file) throw new DomainError('resource_not_found', 'the export no longer has a file');
-    return { path: blobs.pathFor(file.sha256), fileName: file.fileName, mediaType: file.mediaType, size: file.size };
+    return { path: await blobs.localPath(file.sha256), fileName: file.fileName, mediaType: file.mediaType, size: file.size };
   }
   throw new DomainError('resource_not_found', `downloads of ${spent.resource_type} are not available`);
 }

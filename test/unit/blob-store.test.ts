@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobStore, BlobTooLargeError } from '../../main/services/blob-store.js';
+import { BlobTooLargeError, LocalBlobStore } from '../../main/services/blob-store.js';
 import { tempDir } from '../helpers/instance.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -24,12 +24,12 @@ function failingAfter(bytes: Buffer): Readable {
   );
 }
 
-describe('BlobStore', () => {
+describe('LocalBlobStore', () => {
   let root: string;
-  let store: BlobStore;
+  let store: LocalBlobStore;
   beforeEach(() => {
     root = tempDir('obscura-blobs-');
-    store = new BlobStore(path.join(root, 'blobs'));
+    store = new LocalBlobStore(path.join(root, 'blobs'));
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -111,7 +111,7 @@ describe('BlobStore', () => {
   it('a new store on an existing root finds what was stored', async () => {
     const bytes = Buffer.from('durable');
     const target = await store.commit(await store.stage(chunked(bytes), 100));
-    const reopened = new BlobStore(path.join(root, 'blobs'));
+    const reopened = new LocalBlobStore(path.join(root, 'blobs'));
     expect(reopened.pathFor(sha256(bytes))).toBe(target);
     expect(fs.readFileSync(reopened.pathFor(sha256(bytes))).equals(bytes)).toBe(true);
   });

@@ -123,7 +123,7 @@ async function runOutputStep(context: RunnerContext, file: WatchedFileRow, index
     });
   }
   try {
-    await copyAtomically(context.runtime.blobs.pathFor(exported.result_sha256), target, `obscura-${file.id}`);
+    await copyAtomically(await context.runtime.blobs.localPath(exported.result_sha256), target, `obscura-${file.id}`);
   } catch (error) {
     throw new StepFailure('output', `cannot write ${target}: ${(error as Error).message}`);
   }

@@ -121,7 +121,7 @@ export class IntakeRunner {
     const head = Buffer.alloc(4);
     const existing = await this.runtime.db.selectFrom('document_intake').selectAll().where('document_id', '=', row.id).executeTakeFirst();
     const originalSha256 = existing?.original_sha256 ?? row.sha256;
-    const handle = await fsp.open(this.runtime.blobs.pathFor(originalSha256), 'r');
+    const handle = await fsp.open(await this.runtime.blobs.localPath(originalSha256), 'r');
     await handle.read(head, 0, 4, 0).finally(() => handle.close());
     const format = (existing?.original_format as IntakeFormat | undefined) ?? formatOf(row, head);
     const now = new Date().toISOString();
@@ -158,7 +158,7 @@ export class IntakeRunner {
       const task = {
         kind: 'intake' as const,
         documentId: row.id,
-        sourcePath: runtime.blobs.pathFor(claimed.originalSha256),
+        sourcePath: await runtime.blobs.localPath(claimed.originalSha256),
         format: claimed.format,
         fileName: row.file_name,
         workDir,

@@ -58,7 +58,7 @@ async function planOf(db: Executor, runtime: Runtime, ctx: ServiceContext, docum
   const words = stored ? PageWords.parse(JSON.parse(stored.words)) : null;
   // Like the export: a PDF page without boxes is copied as it is; an image page is always rendered.
   const request = boxes.length > 0 || (isImage && words) ? { page: pageNumber, boxes, words } : null;
-  return { source: { documentId: document.id, path: runtime.blobs.pathFor(document.sha256), documentType: type }, request, isImage };
+  return { source: { documentId: document.id, path: await runtime.blobs.localPath(document.sha256), documentType: type }, request, isImage };
 }
 
 async function removeWorkFiles(workPrefix: string): Promise<void> {

@@ -19,7 +19,7 @@ import { resumeAutoProcessing } from '../auto-processing/index.js';
 
 async function open(runtime: Runtime, sha256: string, password: string, probe: boolean): Promise<PdfPasswordOutcome> {
   const result = await servicePool().run(
-    { kind: 'pdf-password', blobPath: runtime.blobs.pathFor(sha256), password, probe },
+    { kind: 'pdf-password', blobPath: await runtime.blobs.localPath(sha256), password, probe },
     { signal: AbortSignal.timeout(10 * 60_000), onProgress: () => undefined },
   );
   return result.outcome;
