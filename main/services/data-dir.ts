@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { DATABASE_FILE_NAME, openDatabase } from '../db/connection.js';
+import { redactDatabaseUrl } from '../db/dialect.js';
 import { countOrganizations } from '../db/queries/organizations.js';
 import { createOrganization, type InitialCredentials } from './bootstrap.js';
 import type { Clock } from './context.js';
@@ -46,7 +47,9 @@ export async function isInitialised(dataDir: string, databaseUrl = configuredDat
 
 /** Creates the database and the first organization; refuses a directory that already has one. */
 export async function initialiseDataDir(dataDir: string, clock: Clock, databaseUrl = configuredDatabaseUrl(dataDir)): Promise<InitialCredentials> {
-  if (await isInitialised(dataDir, databaseUrl)) throw new AlreadyInitialisedError(databaseUrl === undefined ? dataDir : 'the PostgreSQL database');
+  if (await isInitialised(dataDir, databaseUrl)) {
+    throw new AlreadyInitialisedError(databaseUrl === undefined ? dataDir : `${dataDir} with its PostgreSQL database ${redactDatabaseUrl(databaseUrl)}`);
+  }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const opened = await openDatabase(databaseTarget(dataDir, databaseUrl), { poolSize: 1 });
   try {

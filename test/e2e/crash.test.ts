@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf, tempDir } from '../helpers/instance.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
+import { inspectDatabase } from '../helpers/inspect-db.js';
 
 // SIGKILL leaves no chance to clean up: whatever the server promised (2xx) must survive, and whatever it
 // was in the middle of must leave no trace that contradicts the database.
@@ -77,14 +77,13 @@ interface Promised {
 }
 
 /** Everything that must hold for a data directory after a crash and a restart. */
-function checkDataDir(dataDir: string, promised: Promised): void {
-  const sqlite = new SQLite(path.join(dataDir, 'obscura.db'), { readonly: true });
+async function checkDataDir(dataDir: string, promised: Promised): Promise<void> {
+  const db = await inspectDatabase(dataDir);
   try {
-    expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(sqlite.pragma('foreign_key_check')).toEqual([]);
+    expect(await db.integrityProblems()).toEqual([]);
     const blobPath = (hash: string) => path.join(dataDir, 'blobs', 'sha256', hash.slice(0, 2), hash);
 
-    const documents = sqlite.prepare('SELECT id, sha256, size FROM documents').all() as { id: number; sha256: string; size: number }[];
+    const documents = await db.all<{ id: number; sha256: string; size: number }>('SELECT id, sha256, size FROM documents');
     for (const document of documents) {
       const file = blobPath(document.sha256);
       expect(fs.existsSync(file), `blob of document ${document.id}`).toBe(true);
@@ -93,8 +92,8 @@ function checkDataDir(dataDir: string, promised: Promised): void {
       expect(sha256(bytes)).toBe(document.sha256);
     }
 
-    const received = sqlite.prepare('SELECT id, sha256 FROM upload_files WHERE uploaded_at IS NOT NULL').all() as { id: number; sha256: string | null }[];
-    const blobRows = new Set((sqlite.prepare('SELECT sha256 FROM blobs').all() as { sha256: string }[]).map((row) => row.sha256));
+    const received = await db.all<{ id: number; sha256: string | null }>('SELECT id, sha256 FROM upload_files WHERE uploaded_at IS NOT NULL');
+    const blobRows = new Set((await db.all<{ sha256: string }>('SELECT sha256 FROM blobs')).map((row) => row.sha256));
     for (const file of received) {
       expect(file.sha256, `upload file ${file.id}`).not.toBeNull();
       expect(blobRows.has(file.sha256 ?? '')).toBe(true);
@@ -107,19 +106,17 @@ function checkDataDir(dataDir: string, promised: Promised): void {
     for (const hash of onDisk) expect(blobRows.has(hash), `file ${hash} has a blobs row`).toBe(true);
 
     expect(fs.readdirSync(path.join(dataDir, 'blobs', 'tmp'))).toEqual([]);
-    expect(sqlite.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE state = 'running'").get()).toEqual({ n: 0 });
+    expect(await db.all("SELECT count(*) AS n FROM idempotency_keys WHERE state = 'running'")).toEqual([{ n: 0 }]);
 
-    const caseIds = new Set((sqlite.prepare('SELECT id FROM cases').all() as { id: number }[]).map((row) => String(row.id)));
+    const caseIds = new Set((await db.all<{ id: number }>('SELECT id FROM cases')).map((row) => String(row.id)));
     for (const id of promised.cases) expect(caseIds.has(id), `case ${id} was answered 2xx`).toBe(true);
     const documentHashes = new Map(documents.map((row) => [String(row.id), row.sha256]));
     for (const document of promised.documents) expect(documentHashes.get(document.id), `document ${document.id} was answered 2xx`).toBe(document.sha256);
     // Completed sessions have one document per file; no session is half completed.
-    const halfDone = sqlite
-      .prepare("SELECT s.id FROM upload_sessions s JOIN upload_files f ON f.upload_session_id = s.id WHERE s.status = 'completed' AND f.document_id IS NULL")
-      .all();
+    const halfDone = await db.all("SELECT s.id FROM upload_sessions s JOIN upload_files f ON f.upload_session_id = s.id WHERE s.status = 'completed' AND f.document_id IS NULL");
     expect(halfDone).toEqual([]);
   } finally {
-    sqlite.close();
+    await db.close();
   }
 }
 
@@ -168,7 +165,7 @@ describe('SIGKILL and restart', () => {
     await waitFor(() => fs.readdirSync(tmp).some((name) => fs.statSync(path.join(tmp, name)).size >= 128 * 1024));
     const restarted = await restart();
     expect(await upload).toBeNull();
-    checkDataDir(dataDir, promised);
+    await checkDataDir(dataDir, promised);
 
     const sessionAfter = await call<{ files: { status: string }[] }>(restarted.url, key, 'POST', `/upload-sessions/${session?.data.id ?? ''}/complete`);
     expect(sessionAfter?.status).toBe(409); // the file never arrived
@@ -177,7 +174,7 @@ describe('SIGKILL and restart', () => {
     expect(completed?.status).toBe(200);
     expect(completed?.data.documents.map((document) => document.sha256)).toEqual([sha256(pdf)]);
     promised.documents.push(...(completed?.data.documents ?? []));
-    checkDataDir(dataDir, promised);
+    await checkDataDir(dataDir, promised);
   });
 
   it('during a burst of concurrent writes: every answered change survives and nothing is half made', async () => {
@@ -210,7 +207,7 @@ describe('SIGKILL and restart', () => {
     expect(promised.cases.length).toBeGreaterThan(0);
 
     await restart();
-    checkDataDir(dataDir, promised);
+    await checkDataDir(dataDir, promised);
 
     // The restarted server serves what was promised, bytes intact.
     const base = server?.url ?? '';

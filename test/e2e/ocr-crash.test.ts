@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { OcrResult } from '../../main/common/schemas/ocr.js';
 import { tempDir } from '../helpers/instance.js';
 import { characterErrorRate, proseLines, scanImage, scannedPdf } from '../helpers/ocr-fixtures.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type InitialCredentials, type ServerProcess } from '../helpers/process.js';
+import { inspectDatabase } from '../helpers/inspect-db.js';
 
 // SIGKILL of `obscura serve` in the middle of an OCR job: after the restart the job is queued again,
 // reads only the pages it had not stored, and completes with every page stored exactly once.
@@ -58,17 +58,16 @@ describe('SIGKILL during an OCR job', () => {
     const job = await api(base, key, 'POST', `/documents/${documentId}/ocr-jobs`, z.object({ id: z.string(), status: z.string() }));
 
     // Kill as soon as the first page is committed, while the others are being recognised.
-    const database = new SQLite(path.join(dataDir, 'obscura.db'), { readonly: true, fileMustExist: true });
-    const storedCount = database.prepare('SELECT count(*) AS n FROM document_pages WHERE job_id = ?');
-    const count = () => (storedCount.get(Number(job.id)) as { n: number }).n;
+    const database = await inspectDatabase(dataDir);
+    const count = async () => (await database.all<{ n: number }>('SELECT count(*) AS n FROM document_pages WHERE job_id = ?', Number(job.id)))[0]?.n ?? 0;
     const deadline = Date.now() + 120_000;
-    while (count() === 0) {
+    while ((await count()) === 0) {
       if (Date.now() > deadline) throw new Error('no page was stored in time');
       await sleep(20);
     }
     server.child.kill('SIGKILL');
     expect((await server.exited).signal).toBe('SIGKILL');
-    const storedBeforeKill = count();
+    const storedBeforeKill = await count();
     expect(storedBeforeKill).toBeGreaterThan(0);
     expect(storedBeforeKill).toBeLessThan(PAGES);
 
@@ -88,13 +87,13 @@ describe('SIGKILL during an OCR job', () => {
     expect(result.pages.every((page) => page.source === 'ocr')).toBe(true);
 
     // Exactly one row and one store record per page, all from this job.
-    const rows = database.prepare('SELECT page_number, job_id FROM document_pages WHERE document_id = ? ORDER BY page_number').all(Number(documentId));
+    const rows = await database.all('SELECT page_number, job_id FROM document_pages WHERE document_id = ? ORDER BY page_number', Number(documentId));
     expect(rows).toEqual(Array.from({ length: PAGES }, (_, index) => ({ page_number: index + 1, job_id: Number(job.id) })));
-    const stores = database
-      .prepare("SELECT json_extract(details, '$.page_number') AS page, count(*) AS n FROM audit_log WHERE action = 'document_page.store' AND resource_id = ? GROUP BY page ORDER BY page")
-      .all(documentId);
-    expect(stores).toEqual(Array.from({ length: PAGES }, (_, index) => ({ page: index + 1, n: 1 })));
-    database.close();
+    const stores = (await database.all<{ details: string }>("SELECT details FROM audit_log WHERE action = 'document_page.store' AND resource_id = ?", documentId)).map(
+      (row) => (JSON.parse(row.details) as { page_number: number }).page_number,
+    );
+    expect(stores.sort((a, b) => a - b)).toEqual(Array.from({ length: PAGES }, (_, index) => index + 1));
+    await database.close();
 
     // And the application API serves them.
     const login = await fetch(`${server.url}/api/auth/login`, {

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf, tempDir } from '../helpers/instance.js';
 import { apiFetch, assertBuilt, initDataDir, runCli, startServer, type InitialCredentials, type ServerProcess } from '../helpers/process.js';
+import { inspectDatabase } from '../helpers/inspect-db.js';
+import { onPostgres } from '../helpers/test-database.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -21,12 +22,12 @@ function snapshot(dir: string): Record<string, { sha256: string; mtimeMs: number
   return result;
 }
 
-function integrityCheck(dataDir: string): string {
-  const sqlite = new SQLite(path.join(dataDir, 'obscura.db'), { readonly: true });
+async function integrityProblems(dataDir: string): Promise<unknown[]> {
+  const inspector = await inspectDatabase(dataDir);
   try {
-    return String(sqlite.pragma('integrity_check', { simple: true }));
+    return await inspector.integrityProblems();
   } finally {
-    sqlite.close();
+    await inspector.close();
   }
 }
 
@@ -83,7 +84,8 @@ describe('obscura init and serve, end to end', () => {
     const file = path.join(dataDir, 'initial-credentials.json');
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(credentials);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(fs.existsSync(path.join(dataDir, 'obscura.db'))).toBe(true);
+    // On PostgreSQL the database is the server's; the directory keeps blobs and config only.
+    expect(fs.existsSync(path.join(dataDir, 'obscura.db'))).toBe(!onPostgres());
   });
 
   it('a second init fails with a clear message and changes nothing', async () => {
@@ -166,7 +168,8 @@ describe('obscura init and serve, end to end', () => {
     expect(Date.now() - answeredAt).toBeLessThan(2000);
     server = undefined;
     expect(running.output().stderr).toBe('');
-    expect(integrityCheck(dataDir)).toBe('ok');
+    expect(await integrityProblems(dataDir)).toEqual([]);
+    // On SQLite the WAL was checkpointed into the file at shutdown.
     expect(fs.existsSync(path.join(dataDir, 'obscura.db-wal')) ? fs.statSync(path.join(dataDir, 'obscura.db-wal')).size : 0).toBe(0);
   });
 });

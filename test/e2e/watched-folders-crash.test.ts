@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../main/jobs/watched-folders/output.js';
 import { minimalPdf, tempDir } from '../helpers/instance.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 import { listTree, paddedPdf, sleep } from '../helpers/watched-folders.js';
+import { inspectDatabase, type DatabaseInspector } from '../helpers/inspect-db.js';
 
 // `obscura serve` is SIGKILLed at several points of the pipeline while files arrive, then restarted.
 // Whatever moment the kill hits, every file must end up taken exactly once: one document, one case, one job
@@ -23,7 +23,7 @@ describe('watched folders: SIGKILL and restart', () => {
   let release: string;
   let key: string;
   let server: ServerProcess | undefined;
-  let db: SQLite.Database | undefined;
+  let db: DatabaseInspector | undefined;
   const contents = new Map<string, Buffer>();
 
   beforeAll(async () => {
@@ -55,24 +55,24 @@ describe('watched folders: SIGKILL and restart', () => {
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify(config));
   });
   afterAll(async () => {
-    db?.close();
+    await db?.close();
     await server?.stop('SIGKILL');
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  function database(): SQLite.Database {
-    db ??= new SQLite(path.join(dataDir, 'obscura.db'), { readonly: true, fileMustExist: true });
+  async function database(): Promise<DatabaseInspector> {
+    db ??= await inspectDatabase(dataDir);
     return db;
   }
 
   /** When the current server was started: jobs and exports it started since are live, not left over. */
   let startedAt = '';
 
-  function histogram(): Histogram {
-    const rows = database().prepare('SELECT state, steps FROM watched_files').all() as { state: string; steps: string }[];
-    const live = (table: 'jobs' | 'exports', status: string) =>
-      (database().prepare(`SELECT count(*) AS n FROM ${table} WHERE status = ? AND started_at >= ?`).get(status, startedAt) as { n: number }).n;
-    const counts: Histogram = { 'live:job': live('jobs', 'running'), 'live:export': live('exports', 'processing') };
+  async function histogram(): Promise<Histogram> {
+    const rows = await (await database()).all<{ state: string; steps: string }>('SELECT state, steps FROM watched_files');
+    const live = async (table: 'jobs' | 'exports', status: string) =>
+      (await (await database()).all<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE status = ? AND started_at >= ?`, status, startedAt))[0]?.n ?? 0;
+    const counts: Histogram = { 'live:job': await live('jobs', 'running'), 'live:export': await live('exports', 'processing') };
     for (const row of rows) {
       const running = row.state === 'processing' ? (JSON.parse(row.steps) as { name: string; status: string }[]).find((step) => step.status === 'running') : undefined;
       const key = running ? `processing:${running.name === 'export' ? 'export' : 'job'}_running` : row.state;
@@ -93,7 +93,7 @@ describe('watched folders: SIGKILL and restart', () => {
     for (;;) {
       let counts: Histogram = {};
       try {
-        counts = histogram();
+        counts = await histogram();
       } catch {
         // The server may be between transactions of its first migration; look again.
       }
@@ -141,16 +141,16 @@ describe('watched folders: SIGKILL and restart', () => {
     drop('late', 4);
     await start();
     // 5. While a source is being moved, once this run has finished files of its own (not what the last kill left).
-    const doneBefore = count(histogram(), 'done');
+    const doneBefore = count(await histogram(), 'done');
     seen.push(await killWhen((c) => count(c, 'done') > doneBefore && count(c, 'disposing') > 0, 'a file being disposed of'));
     await start();
 
     const total = contents.size;
     const deadline = Date.now() + 90_000;
-    while (count(histogram(), 'done') < total) {
-      if (Date.now() > deadline || count(histogram(), 'failed') > 0) {
-        const failed = database().prepare("SELECT relative_path, error_step, error_message FROM watched_files WHERE state = 'failed'").all();
-        throw new Error(`not all done: ${JSON.stringify(histogram())} ${JSON.stringify(failed)}\n${server?.output().stdout ?? ''}`);
+    while (count(await histogram(), 'done') < total) {
+      if (Date.now() > deadline || count(await histogram(), 'failed') > 0) {
+        const failed = await (await database()).all("SELECT relative_path, error_step, error_message FROM watched_files WHERE state = 'failed'");
+        throw new Error(`not all done: ${JSON.stringify(await histogram())} ${JSON.stringify(failed)}\n${server?.output().stdout ?? ''}`);
       }
       await sleep(100);
     }
@@ -160,9 +160,9 @@ describe('watched folders: SIGKILL and restart', () => {
     expect(seen.some((c) => count(c, 'live:export') > 0)).toBe(true);
     expect(seen.some((c) => count(c, 'disposing') > 0)).toBe(true);
 
-    const sqlite = database();
-    expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
-    const files = sqlite.prepare('SELECT id, relative_path, state, document_id, case_id, sha256, steps, disposed_path FROM watched_files ORDER BY id').all() as {
+    const sqlite = await database();
+    expect(await sqlite.integrityProblems()).toEqual([]);
+    const files = (await sqlite.all('SELECT id, relative_path, state, document_id, case_id, sha256, steps, disposed_path FROM watched_files ORDER BY id')) as {
       id: number;
       relative_path: string;
       state: string;
@@ -176,9 +176,9 @@ describe('watched folders: SIGKILL and restart', () => {
     expect(files.map((file) => file.relative_path).sort()).toEqual([...contents.keys()].sort());
     expect(new Set(files.map((file) => file.state))).toEqual(new Set(['done']));
 
-    const documents = sqlite.prepare('SELECT id, case_id, sha256, file_name FROM documents').all() as { id: number; case_id: number; sha256: string; file_name: string }[];
+    const documents = (await sqlite.all('SELECT id, case_id, sha256, file_name FROM documents')) as { id: number; case_id: number; sha256: string; file_name: string }[];
     expect(documents).toHaveLength(total);
-    const cases = sqlite.prepare('SELECT id, name FROM cases').all() as { id: number; name: string }[];
+    const cases = (await sqlite.all('SELECT id, name FROM cases')) as { id: number; name: string }[];
     expect(cases).toHaveLength(total);
     for (const file of files) {
       const bytes = contents.get(file.relative_path) ?? Buffer.alloc(0);
@@ -188,13 +188,13 @@ describe('watched folders: SIGKILL and restart', () => {
       // The blob holds the bytes.
       expect(sha256(fs.readFileSync(path.join(dataDir, 'blobs', 'sha256', file.sha256.slice(0, 2), file.sha256)))).toBe(file.sha256);
       // One job per step, each completed, and they are the ones recorded.
-      const jobs = sqlite.prepare('SELECT id, kind, status FROM jobs WHERE document_id = ? ORDER BY id').all(file.document_id) as { id: number; kind: string; status: string }[];
+      const jobs = (await sqlite.all('SELECT id, kind, status FROM jobs WHERE document_id = ? ORDER BY id', file.document_id)) as { id: number; kind: string; status: string }[];
       const steps = (JSON.parse(file.steps) as { name: string; status: string; job_id: string }[]).filter((step) => step.name === 'scan' || step.name === 'ocr');
       expect(jobs.map((job) => [String(job.id), job.kind, job.status])).toEqual(steps.map((step) => [step.job_id, step.name, 'completed']));
     }
     // One release file per file, the bytes of its one export.
     expect(listTree(release)).toEqual([...contents.keys()].map((name) => name.replace(/\.pdf$/, '.redacted.pdf')).sort());
-    const exports = sqlite.prepare('SELECT id, status, filters, result_sha256 FROM exports').all() as { id: number; status: string; filters: string; result_sha256: string }[];
+    const exports = (await sqlite.all('SELECT id, status, filters, result_sha256 FROM exports')) as { id: number; status: string; filters: string; result_sha256: string }[];
     expect(exports).toHaveLength(total);
     for (const file of files) {
       const step = (JSON.parse(file.steps) as { name: string; job_id: string }[]).find((entry) => entry.name === 'export');
@@ -208,7 +208,7 @@ describe('watched folders: SIGKILL and restart', () => {
     expect(listTree(inbox)).toEqual([...contents.keys()].map((name) => `processed/${day}/${name}`).sort());
     for (const [name, bytes] of contents) expect(fs.readFileSync(path.join(inbox, 'processed', day, name))).toEqual(bytes);
     expect(fs.readdirSync(path.join(dataDir, 'blobs', 'tmp'))).toEqual([]);
-    const events = sqlite.prepare("SELECT type, count(*) AS n FROM outbox_events WHERE type IN ('document.created', 'watched_file.completed') GROUP BY type").all();
+    const events = await sqlite.all("SELECT type, count(*) AS n FROM outbox_events WHERE type IN ('document.created', 'watched_file.completed') GROUP BY type ORDER BY type");
     expect(events).toEqual([
       { type: 'document.created', n: total },
       { type: 'watched_file.completed', n: total },

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from '../helpers/instance.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
+import { inspectDatabase } from '../helpers/inspect-db.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';
 
 // A delivery in flight when `obscura serve` dies (SIGKILL) or is stopped (SIGTERM) is not lost: the
@@ -23,15 +23,15 @@ interface DeliveryRow {
   status: string;
 }
 
-function readState(dataDir: string): { attempts: string[]; deliveries: string[] } {
-  const sqlite = new SQLite(path.join(dataDir, 'obscura.db'), { readonly: true });
+async function readState(dataDir: string): Promise<{ attempts: string[]; deliveries: string[] }> {
+  const db = await inspectDatabase(dataDir);
   try {
     return {
-      attempts: (sqlite.prepare('SELECT outcome FROM webhook_delivery_attempts ORDER BY id').all() as AttemptRow[]).map((row) => row.outcome),
-      deliveries: (sqlite.prepare('SELECT status FROM webhook_deliveries ORDER BY id').all() as DeliveryRow[]).map((row) => row.status),
+      attempts: (await db.all<AttemptRow>('SELECT outcome FROM webhook_delivery_attempts ORDER BY id')).map((row) => row.outcome),
+      deliveries: (await db.all<DeliveryRow>('SELECT status FROM webhook_deliveries ORDER BY id')).map((row) => row.status),
     };
   } finally {
-    sqlite.close();
+    await db.close();
   }
 }
 
@@ -103,7 +103,7 @@ describe('webhook delivery across a restart', () => {
     server.child.kill('SIGKILL');
     expect((await server.exited).signal).toBe('SIGKILL');
     server = undefined;
-    expect(readState(dataDir)).toEqual({ attempts: ['in_flight'], deliveries: ['delivering'] });
+    expect(await readState(dataDir)).toEqual({ attempts: ['in_flight'], deliveries: ['delivering'] });
 
     await expectDeliveredAfterRestart(dataDir, key, endpoint, receiver, 'interrupted');
   });
@@ -121,7 +121,7 @@ describe('webhook delivery across a restart', () => {
     server = undefined;
     expect(exit.code).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(10_000);
-    expect(readState(dataDir)).toEqual({ attempts: ['interrupted'], deliveries: ['pending'] });
+    expect(await readState(dataDir)).toEqual({ attempts: ['interrupted'], deliveries: ['pending'] });
 
     await expectDeliveredAfterRestart(dataDir, key, endpoint, receiver, 'interrupted');
   });
