@@ -39,6 +39,8 @@ async function head(file: string, bytes: number): Promise<Buffer> {
   }
 }
 
+const PDF_HEADER_WINDOW = 1024;
+
 /** Header names an RFC 5322 message starts with; a text file named .eml without them is not a message. */
 const MESSAGE_HEADER = /^(from|to|cc|subject|date|message-id|received|return-path|mime-version|x-[\w-]+|delivered-to|reply-to|sender|in-reply-to|references|content-type|thread-topic|dkim-signature|authentication-results|arc-[\w-]+):/im;
 
@@ -88,6 +90,11 @@ export async function detectDocumentType(file: string, name = ''): Promise<Detec
   }
   const bytes = await head(file, 64 * 1024);
   if (bytes.length === 0) return null;
+  // Readers accept a PDF header anywhere in the first 1,024 bytes (junk written before it by mail gateways and
+  // old scanners); a file named .pdf, or unnamed, whose header sits there is a PDF.
+  if ((ext === '.pdf' || ext === '') && bytes.subarray(0, PDF_HEADER_WINDOW).includes('%PDF-')) {
+    return { mediaType: 'application/pdf', documentType: 'pdf' };
+  }
   if ((ext === '.mbox' || ext === '.mbx') && bytes.subarray(0, 5).toString('latin1') === 'From ') {
     return { mediaType: 'application/mbox', documentType: 'email' };
   }
