@@ -18,6 +18,7 @@ import type { AssembleDocument, CertifyPlan, ReleaseLayoutPage, BurnedPage, Cove
 import { burnPages, burnPdfPage, readSource } from './burn.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { loadWritable } from './decrypt/index.js';
+import { addLinks, readLinks, type SourceLink } from './links/index.js';
 import { embedFlateImage } from './page-image/index.js';
 import { openPdf } from './pdfjs.js';
 import { sanitizeOutput } from './sanitize.js';
@@ -153,8 +154,10 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const checks: PageCheck[] = [];
   const layout: ReleaseLayoutPage[] = [];
   const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page) });
+  /** The output page of each released source page (links go to these). */
+  const released = new Map<number, PDFPage>();
   const place = async (page: RasterizedPage) => {
-    await addBurnedPage(out, page);
+    released.set(page.page, await addBurnedPage(out, page));
     layout.push(releasedPage(entry.source.documentId, page.page));
     check(page);
   };
@@ -196,7 +199,17 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const rewritten = entry.burned.filter((page): page is RewrittenPage => page.method === 'vector');
   if (rewritten.length > 0 && !source) throw new Error(`${label} was redacted in its content but pdf-lib cannot read it now`);
   const copies = new Map<number, number>();
+  const links = new Map<number, SourceLink[]>();
   if (source) {
+    for (let number = 1; number <= pageCount; number += 1) {
+      if (withheld.has(number)) continue;
+      try {
+        // Read before prepareCopy cuts the page down; a link that cannot be read is left out.
+        links.set(number, readLinks(source, number - 1));
+      } catch {
+        links.set(number, []);
+      }
+    }
     for (let number = 1; number <= pageCount; number += 1) {
       const page = burned.get(number);
       if (page?.method === 'raster' || withheld.has(number)) continue;
@@ -224,9 +237,16 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
       await place(page);
       continue;
     }
-    out.addPage(copied[copies.get(number) ?? -1] as PDFPage);
+    released.set(number, out.addPage(copied[copies.get(number) ?? -1] as PDFPage));
     layout.push(releasedPage(entry.source.documentId, number));
     if (page) check(page);
+  }
+  for (const [number, page] of released) {
+    const burnedPage = burned.get(number);
+    // A burned page whose black is not known keeps no link.
+    if (burnedPage && !burnedPage.drawnAreas) continue;
+    const drawn = (burnedPage?.drawnAreas ?? []).map(([x1, y1, x2, y2]) => ({ x1, y1, x2, y2 }));
+    addLinks(page, links.get(number) ?? [], drawn, (target) => released.get(target)?.ref ?? null);
   }
   return { checks, pages: layout.length, layout };
 }

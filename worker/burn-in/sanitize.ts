@@ -1,9 +1,11 @@
 import { PDFArray, PDFDict, PDFName, PDFRef, PDFStream, type PDFContext, type PDFObject } from 'pdf-lib';
+import { releasedLink } from './links/index.js';
 import { isPrivateKey, metadataProblems, stripImageMetadata } from './metadata/index.js';
 
 // What an output PDF may hold: a catalog with its page tree and the objects that draw the pages. Nothing that
 // could carry content besides the pages: no document information or XMP, no annotations or actions, no
-// JavaScript, forms, attachments, outlines, structure tree or optional-content configuration.
+// JavaScript, forms, attachments, outlines, structure tree or optional-content configuration. The one exception:
+// links as links/ makes them (a URI or a jump to a released page, nothing else), in a page's /Annots.
 
 const FORBIDDEN_KEYS = [
   'Metadata',
@@ -69,6 +71,51 @@ function catalogRef(context: PDFContext): PDFRef {
   return root;
 }
 
+/** The page dictionaries of the page tree, by reference. */
+function pageRefs(context: PDFContext, catalog: PDFDict): Map<PDFRef, PDFDict> {
+  const pages = new Map<PDFRef, PDFDict>();
+  const stack: PDFObject[] = [catalog.get(PDFName.of('Pages')) as PDFObject];
+  const seen = new Set<PDFObject>();
+  while (stack.length > 0) {
+    const ref = stack.pop() as PDFObject;
+    const node = ref instanceof PDFRef ? context.lookup(ref) : ref;
+    if (!(node instanceof PDFDict) || seen.has(node)) continue;
+    seen.add(node);
+    const kids = node.get(PDFName.of('Kids'));
+    const list = kids instanceof PDFRef ? context.lookup(kids) : kids;
+    if (list instanceof PDFArray) stack.push(...list.asArray());
+    else if (ref instanceof PDFRef) pages.set(ref, node);
+  }
+  return pages;
+}
+
+/**
+ * The dictionaries that may hold /Annots (pages whose every annotation is a released link) and /URI (those
+ * links' actions); `prune` removes every other annotation from the pages first.
+ */
+function releasedLinks(context: PDFContext, catalog: PDFDict, prune: boolean): { pages: Set<PDFDict>; actions: Set<PDFDict> } {
+  const all = pageRefs(context, catalog);
+  const refs = new Set(all.keys());
+  const pages = new Set<PDFDict>();
+  const actions = new Set<PDFDict>();
+  for (const page of all.values()) {
+    const annots = page.get(PDFName.of('Annots'));
+    const list = annots instanceof PDFRef ? context.lookup(annots) : annots;
+    if (!(list instanceof PDFArray)) continue;
+    const kept = list.asArray().filter((entry) => {
+      const link = releasedLink(context, entry, refs);
+      if (link) actions.add(link);
+      return link !== false;
+    });
+    if (kept.length === list.size()) pages.add(page);
+    else if (prune && kept.length > 0) {
+      page.set(PDFName.of('Annots'), context.obj(kept));
+      pages.add(page);
+    }
+  }
+  return { pages, actions };
+}
+
 /** Strips every forbidden entry, drops the Info dictionary and deletes objects no page reaches. */
 export function sanitizeOutput(context: PDFContext): void {
   const root = catalogRef(context);
@@ -76,8 +123,14 @@ export function sanitizeOutput(context: PDFContext): void {
   for (const key of catalog.keys()) if (!CATALOG_KEYS.includes(key.decodeText())) catalog.delete(key);
   context.trailerInfo.Info = undefined;
   const forbidden = FORBIDDEN_KEYS.map((key) => PDFName.of(key));
+  const links = releasedLinks(context, catalog, true);
+  const annots = PDFName.of('Annots');
+  const uri = PDFName.of('URI');
   const reached = walk(context, root, (dict) => {
-    for (const key of forbidden) dict.delete(key);
+    for (const key of forbidden) {
+      if ((key === annots && links.pages.has(dict)) || (key === uri && links.actions.has(dict))) continue;
+      dict.delete(key);
+    }
     for (const key of dict.keys()) if (isPrivateKey(key.decodeText())) dict.delete(key);
   });
   for (const [ref] of context.enumerateIndirectObjects()) if (!reached.has(ref)) context.delete(ref);
@@ -92,12 +145,14 @@ export function structureProblems(context: PDFContext, bytes: Uint8Array): strin
   for (const key of catalog.keys()) if (!CATALOG_KEYS.includes(key.decodeText())) problems.add(`the catalog has /${key.decodeText()}`);
   if (context.trailerInfo.Info) problems.add('the trailer has a document information dictionary');
   const forbidden = new Set(FORBIDDEN_KEYS);
+  const links = releasedLinks(context, catalog, false);
+  const allowed = (dict: PDFDict, key: string) => (key === 'Annots' && links.pages.has(dict)) || (key === 'URI' && links.actions.has(dict));
   // Every object in the file, reachable or not: an orphan is still in the bytes.
   const check = (object: PDFObject): void => {
     const dict = object instanceof PDFStream ? object.dict : object instanceof PDFDict ? object : null;
     if (dict) {
       for (const [key, value] of dict.entries()) {
-        if (forbidden.has(key.decodeText()) || isPrivateKey(key.decodeText())) problems.add(`an object has /${key.decodeText()}`);
+        if ((forbidden.has(key.decodeText()) && !allowed(dict, key.decodeText())) || isPrivateKey(key.decodeText())) problems.add(`an object has /${key.decodeText()}`);
         check(value);
       }
     } else if (object instanceof PDFArray) {
