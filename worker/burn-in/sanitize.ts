@@ -107,8 +107,9 @@ function releasedLinks(context: PDFContext, catalog: PDFDict, prune: boolean): {
       if (link) actions.add(link);
       return link !== false;
     });
+    if (kept.length === 0) continue;
     if (kept.length === list.size()) pages.add(page);
-    else if (prune && kept.length > 0) {
+    else if (prune) {
       page.set(PDFName.of('Annots'), context.obj(kept));
       pages.add(page);
     }
