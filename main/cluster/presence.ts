@@ -43,3 +43,10 @@ export async function announcePresence(db: Executor, leaseSeconds: number): Prom
     },
   };
 }
+
+/** Whether `owner` is a process still present on the database (its presence row has not lapsed). */
+export async function isPresent(db: Executor, owner: string): Promise<boolean> {
+  if (owner === processIdentity()) return true;
+  const row = await db.selectFrom('runner_locks').selectAll().where('name', '=', `${PREFIX}${owner}`).executeTakeFirst();
+  return row !== undefined && !leaseLapsed(row.owner, row.expires_at, new Date());
+}

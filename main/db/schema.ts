@@ -197,6 +197,8 @@ export interface IdempotencyKeysTable {
   idempotency_key: string;
   fingerprint: string;
   state: 'running' | 'done';
+  /** Process holding a running claim (main/cluster/identity.ts), so another process can tell a dead claim. */
+  claimed_by: Generated<string | null>;
   status_code: number | null;
   response_body: string | null;
   created_at: string;

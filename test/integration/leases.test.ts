@@ -91,4 +91,19 @@ describe('leases', () => {
     expect(mine).not.toBeNull();
     await mine?.release();
   });
+
+  it('an idempotency claim left by a process that is gone no longer blocks the retry; a live one still does', async () => {
+    const { db } = instance.runtime;
+    const probe = await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name: 'probe' }, idempotencyKey: 'lease-probe' });
+    expect(probe.statusCode).toBe(201);
+    const { principal_id, principal_type } = await db.selectFrom('idempotency_keys').selectAll().where('idempotency_key', '=', 'lease-probe').executeTakeFirstOrThrow();
+    const claim = (key: string, claimedBy: string) =>
+      db.insertInto('idempotency_keys').values({ principal_type, principal_id, idempotency_key: key, fingerprint: 'x', state: 'running', created_at: new Date().toISOString(), claimed_by: claimedBy }).execute();
+    await claim('left-by-the-dead', `${os.hostname()}/${deadPid()}/0badc0de`);
+    await claim('held-by-the-living', processIdentity());
+    const retried = await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name: 'retried' }, idempotencyKey: 'left-by-the-dead' });
+    expect(retried.statusCode).toBe(201);
+    const blocked = await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name: 'blocked' }, idempotencyKey: 'held-by-the-living' });
+    expect(blocked.statusCode).toBe(409);
+  });
 });

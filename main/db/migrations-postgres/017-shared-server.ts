@@ -9,6 +9,7 @@ ALTER TABLE exports ADD COLUMN lease_owner TEXT COLLATE "C";
 ALTER TABLE exports ADD COLUMN lease_expires_at TEXT COLLATE "C";
 CREATE INDEX jobs_lease_owner ON jobs(lease_owner) WHERE status = 'running';
 CREATE INDEX exports_lease_owner ON exports(lease_owner) WHERE status = 'processing';
+ALTER TABLE idempotency_keys ADD COLUMN claimed_by TEXT COLLATE "C";
 CREATE TABLE runner_locks (
   name TEXT COLLATE "C" PRIMARY KEY,
   owner TEXT COLLATE "C" NOT NULL,

@@ -10,6 +10,7 @@ ALTER TABLE exports ADD COLUMN lease_owner TEXT;
 ALTER TABLE exports ADD COLUMN lease_expires_at TEXT;
 CREATE INDEX jobs_lease_owner ON jobs(lease_owner) WHERE status = 'running';
 CREATE INDEX exports_lease_owner ON exports(lease_owner) WHERE status = 'processing';
+ALTER TABLE idempotency_keys ADD COLUMN claimed_by TEXT;
 CREATE TABLE runner_locks (
   name TEXT PRIMARY KEY,
   owner TEXT NOT NULL,

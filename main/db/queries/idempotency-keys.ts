@@ -18,10 +18,10 @@ export function findIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: s
 }
 
 /** Claims the key for a running request; false when another request already holds or finished it. */
-export async function claimIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, fingerprint: string, now: string): Promise<boolean> {
+export async function claimIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, fingerprint: string, now: string, claimedBy: string | null = null): Promise<boolean> {
   const result = await db
     .insertInto('idempotency_keys')
-    .values({ principal_type: owner.type, principal_id: owner.id, idempotency_key: key, fingerprint, state: 'running', created_at: now })
+    .values({ principal_type: owner.type, principal_id: owner.id, idempotency_key: key, fingerprint, state: 'running', created_at: now, claimed_by: claimedBy })
     .onConflict((oc) => oc.columns(['principal_type', 'principal_id', 'idempotency_key']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
@@ -44,6 +44,18 @@ export async function releaseIdempotencyKey(db: Executor, owner: IdempotencyOwne
     .where('principal_id', '=', owner.id)
     .where('idempotency_key', '=', key)
     .where('state', '=', 'running')
+    .execute();
+}
+
+/** Releases a running claim only while `claimedBy` still holds it (its process is gone). */
+export async function releaseAbandonedIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, claimedBy: string): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('principal_type', '=', owner.type)
+    .where('principal_id', '=', owner.id)
+    .where('idempotency_key', '=', key)
+    .where('state', '=', 'running')
+    .where('claimed_by', '=', claimedBy)
     .execute();
 }
 

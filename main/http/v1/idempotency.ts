@@ -1,7 +1,10 @@
+import { processIdentity } from '../../cluster/identity.js';
+import { isPresent } from '../../cluster/presence.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../common/errors.js';
 import {
   claimIdempotencyKey,
+  releaseAbandonedIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
   releaseIdempotencyKey,
@@ -55,12 +58,17 @@ export async function claimOrReplay(request: FastifyRequest, reply: FastifyReply
   const fingerprint = fingerprintOf(request);
   const { db, clock } = request.server.obscura.runtime;
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    if (await claimIdempotencyKey(db, owner, key, fingerprint, clock.now().toISOString())) {
+    if (await claimIdempotencyKey(db, owner, key, fingerprint, clock.now().toISOString(), processIdentity())) {
       request.idempotency = { owner, key, settled: false };
       return undefined;
     }
     const existing = await findIdempotencyKey(db, owner, key);
     if (!existing) continue; // released between our insert and read; claim again
+    // A claim of a process that died mid-request (another process serves this retry): free it and claim again.
+    if (existing.state === 'running' && existing.claimed_by !== null && !(await isPresent(db, existing.claimed_by))) {
+      await releaseAbandonedIdempotencyKey(db, owner, key, existing.claimed_by);
+      continue;
+    }
     if (existing.fingerprint !== fingerprint) {
       throw new DomainError('idempotency_key_reused', 'this Idempotency-Key was used with a different request; use a new key per operation');
     }
