@@ -9,7 +9,7 @@ import { startWorker } from '../cluster/worker.js';
 const USAGE = `Usage:
   obscura init  [--data-dir DIR] [--database-url postgres://…] [--json]
   obscura serve [--data-dir DIR] [--database-url postgres://…] [--host 127.0.0.1] [--port N] [--no-rate-limits] [--log-level info]
-  obscura worker [--data-dir DIR]   jobs, exports and background runners without HTTP, beside \`serve\`
+  obscura worker [--data-dir DIR] [--database-url postgres://…]   jobs, exports and background runners without HTTP, beside \`serve\`
 
 Data directory default: ${defaultDataDir()} (or $OBSCURA_DATA_DIR).
 Settings are read from DIR/config.json; flags override them.
@@ -121,8 +121,10 @@ async function serve(args: string[]): Promise<number> {
 }
 
 async function worker(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } }, strict: true });
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  // As OBSCURA_DATABASE_URL: every config this process loads (the worker's own checks included) sees it.
+  if (values['database-url']) process.env.OBSCURA_DATABASE_URL = values['database-url'];
   const running = await startWorker({ dataDir });
   // Background timers are unref'd (they must not hold a server open); with no HTTP socket this one keeps the worker alive.
   const keepAlive = setInterval(() => undefined, 3600_000);
