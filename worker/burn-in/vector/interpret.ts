@@ -84,6 +84,10 @@ class Interpreter {
   /** Image XObjects drawn, by name, and those redacted (each must be drawn once: the original stays behind). */
   readonly imageDraws = new Map<string, number>();
   readonly redactedImages = new Map<string, ImageCopy>();
+  /** Open marked-content sequences: an /ActualText one with the counts of what was removed before it, else null. */
+  private readonly marked: ({ tagged: Uint8Array; kept: Uint8Array; glyphs: number; removed: number; images: number; forms: number } | null)[] = [];
+  /** Tag-only replacements of BDC operators whose /ActualText stays, with the bytes that keep it. */
+  readonly keptMarked = new Map<Uint8Array, Uint8Array>();
 
   constructor(
     private readonly context: PDFContext,
@@ -189,8 +193,16 @@ class Interpreter {
         // way; the two-way check renders the source with its own, and a hidden layer that would show sends the
         // page to rendering.
         const tag = nameOperand(operation);
-        return join([Buffer.from(formatName(tag), 'latin1'), Buffer.from(operator === 'BDC' ? 'BMC' : 'MP')]);
+        const tagged = join([Buffer.from(formatName(tag), 'latin1'), Buffer.from(operator === 'BDC' ? 'BMC' : 'MP')]);
+        if (operator === 'BDC') this.openMarked(operation, tagged);
+        return tagged;
       }
+      case 'BMC':
+        this.marked.push(null);
+        return null;
+      case 'EMC':
+        this.closeMarked();
+        return null;
       case 'Do':
         return this.drawXObject(nameOperand(operation));
       case 'BI':
@@ -203,6 +215,28 @@ class Interpreter {
         this.paths.run(operation, this.state);
         return null;
     }
+  }
+
+  /**
+   * A BDC with an inline /ActualText (the text a sequence of glyphs stands for: a ligature, an emoji flag) is
+   * kept, with nothing but that entry, when nothing in its sequence was taken out or redacted: it then
+   * describes only what the release still shows. Decided at its EMC (keptMarked); otherwise only the tag stays.
+   */
+  private openMarked(operation: Operation, tagged: Uint8Array): void {
+    const properties = operation.operands[1];
+    const actualText = properties?.type === 'dict' ? properties.entries.get('ActualText') : undefined;
+    if (actualText?.type !== 'string') {
+      this.marked.push(null);
+      return;
+    }
+    const kept = operationBytes([operation.operands[0] as Operand, { type: 'dict', entries: new Map([['ActualText', actualText]]) }], 'BDC');
+    this.marked.push({ tagged, kept, glyphs: this.removedGlyphs, removed: this.removed.length, images: this.images.length, forms: this.forms.length });
+  }
+
+  private closeMarked(): void {
+    const open = this.marked.pop();
+    if (!open) return;
+    if (this.removedGlyphs === open.glyphs && this.removed.length === open.removed && this.images.length === open.images && this.forms.length === open.forms) this.keptMarked.set(open.tagged, open.kept);
   }
 
   private graphicsStateParameters(name: string): void {
@@ -385,6 +419,7 @@ function rewriteOnce(context: PDFContext, resources: PDFDict | undefined, bytes:
     throw error;
   }
   chunks.push(bytes.subarray(position));
+  for (const [index, chunk] of chunks.entries()) chunks[index] = interpreter.keptMarked.get(chunk) ?? chunk;
   const drawnAgain = new Map([...interpreter.redactedImages].filter(([name]) => (interpreter.imageDraws.get(name) ?? 0) > 1));
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
