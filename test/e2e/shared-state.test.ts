@@ -38,7 +38,7 @@ describe(`shared state between two servers (${onPostgres() ? 'PostgreSQL' : 'SQL
     const credentials = await initDataDir(dataDir);
     key = credentials.api_key;
     admin = credentials.admin_username;
-    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ leases: { seconds: 3 }, webhooks: { pollIntervalMs: 50 } }));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ leases: { seconds: 9 }, webhooks: { pollIntervalMs: 50 } }));
     a = await startServer(dataDir, ['--no-rate-limits'], 30_000);
     b = await startServer(dataDir, ['--no-rate-limits'], 30_000);
     receiver = await startReceiver();
@@ -112,7 +112,8 @@ describe(`shared state between two servers (${onPostgres() ? 'PostgreSQL' : 'SQL
     a.child.kill('SIGKILL');
     expect((await a.exited).signal).toBe('SIGKILL');
     expect((await apiFetch(b.url, key, 'POST', '/cases', { name: 'Seen after the owner died' })).status).toBe(201);
-    const hits = await receiver.waitFor(2, 10_000);
+    // The survivor tries for the lock every third of leases.seconds (3 s here).
+    const hits = await receiver.waitFor(2, 15_000);
     const names = hits.map((hit) => (verifyDelivery(secret, hit).data as { case: { name: string } }).case.name);
     expect(names).toEqual(['Seen by the owner', 'Seen after the owner died']);
     await sleep(300);
