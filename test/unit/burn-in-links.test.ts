@@ -135,6 +135,17 @@ describe('links in a release', () => {
     expect(differingPixels(render(source), render(bytes), height, drawn, 0.5)).toBe(0);
   }, 120_000);
 
+  it('keeps the links outside the boxes on a rendered page too (method raster)', async () => {
+    const source = pdflatex(BODY, '\\usepackage{hyperref}');
+    const frame = await sourceLinkRect(source, 'hidden.example.org');
+    const { bytes, pages } = await release(source, new Map([[1, [{ ...frame, x1: frame.x1 - 1, y1: frame.y1 - 1, x2: frame.x2 + 1, y2: frame.y2 + 1 }]]]), { ...SETTINGS, method: 'raster' });
+    expect(pages[0]?.method).toBe('raster');
+    const after = qpdfLinks(bytes);
+    expect(after.links[0]?.map((link) => link.uri)).toEqual(['https://keep.example.org/open', null]);
+    expect(after.links[0]?.[1]?.dest).toBe(after.pages[1]);
+    expect(qdfText(bytes)).not.toContain('hidden.example.org');
+  }, 120_000);
+
   it('drops a link whose frame touches a box', async () => {
     const source = pdflatex(BODY, '\\usepackage{hyperref}');
     const open = bboxWords(source).find((word) => word.text === 'Openlink');
