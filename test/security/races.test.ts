@@ -7,6 +7,7 @@ import { createApiKeyForTest } from '../helpers/security-support.js';
 import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
 import { orgId } from '../helpers/integration-support.js';
 import { onPostgres } from '../helpers/test-database.js';
+import { transact } from '../../main/db/transaction.js';
 
 // Findings from review: the job claim ignored the result of its conditional update (two claimants could
 // both run one job); the API-key cache must not keep a key revoked by a transaction that was open while
@@ -41,7 +42,8 @@ describe('security: races', () => {
     await authenticateApiKey(db, key.plaintext, clock.now()); // cached
     const ctx = { actor: { type: 'api_key' as const, id: 'test', organizationId: orgId(instance) }, requestId: null, clock };
     const inFlight: Promise<unknown>[] = [];
-    await db.transaction().execute(async (trx) => {
+    // transact(): how the API runs a revocation (on PostgreSQL its change signal goes out after the commit).
+    await transact(db, async (trx) => {
       await revokeApiKey(trx, ctx, key.id);
       inFlight.push(authenticateApiKey(db, key.plaintext, clock.now()).catch((error: unknown) => error));
     });
