@@ -14,11 +14,11 @@ import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
 
 const SECRET = 'Quillfeather';
 
-function encrypted(source: Buffer, args: string[]): Buffer {
+function encrypted(source: Buffer, args: string[], userPassword = ''): Buffer {
   const dir = tempDir('obscura-qpdf-');
   try {
     fs.writeFileSync(path.join(dir, 'in.pdf'), source);
-    execFileSync('qpdf', ['--allow-weak-crypto', '--object-streams=generate', '--encrypt', '', 'owner', ...args, '--', 'in.pdf', 'out.pdf'], { cwd: dir });
+    execFileSync('qpdf', ['--allow-weak-crypto', '--object-streams=generate', '--encrypt', userPassword, 'owner', ...args, '--', 'in.pdf', 'out.pdf'], { cwd: dir });
     return fs.readFileSync(path.join(dir, 'out.pdf'));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -66,5 +66,25 @@ describe('exports of encrypted PDFs', () => {
     expect(text.match(/Applicant name/g)).toHaveLength(MODES.length);
     expect(text.match(/A second line stays as it is\./g)).toHaveLength(MODES.length);
     expect(bboxWords(bytes, MODES.length).map((entry) => entry.text)).toContain('appears');
+  }, 120_000);
+
+  it('a PDF whose password the clerk supplied: redacted in its content through the working copy', async () => {
+    const source = pdflatex(`\\noindent Claimant ${SECRET} signed below.\\\\\nThis line is unmarked.`);
+    const word = stextWords(source).find((entry) => entry.text === SECRET);
+    expect(word).toBeDefined();
+    const box = { x1: (word?.x1 ?? 0) - 0.5, y1: (word?.baseline ?? 0) - 2.5, x2: (word?.x2 ?? 0) + 0.5, y2: (word?.baseline ?? 0) + 7.5 };
+    const caseId = await createCase(harness.instance, 'Supplied password');
+    const [document] = await uploadDocuments(harness.instance, caseId, [{ name: 'locked.pdf', bytes: encrypted(source, ['256'], 'open-sesame') }]);
+    const unlocked = await harness.instance.request({ method: 'POST', url: `/api/v1/documents/${document?.id}/password`, body: { password: 'open-sesame' } });
+    expect(unlocked.statusCode, unlocked.body).toBe(200);
+    await createBoxes(harness.instance, document?.id ?? '', [rect({ coordinates: { page: 1, units: 'pdf_points', box } })]);
+    const { exported, bytes } = await exportFile(harness.instance, { case_id: caseId, options: { method: 'auto', labels: false } });
+    expect(exported.summary?.burn?.rendered, JSON.stringify(exported.summary?.burn?.rendered)).toEqual([]);
+    expect(exported.summary?.burn?.vector_pages).toBe(1);
+    const text = pdftotext(bytes);
+    expect(text).not.toContain(SECRET);
+    for (const form of encodings(SECRET)) expect(qpdfExpanded(bytes).includes(form)).toBe(false);
+    expect(text).toContain('Claimant');
+    expect(text).toContain('This line is unmarked.');
   }, 120_000);
 });
