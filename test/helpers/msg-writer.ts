@@ -35,7 +35,8 @@ export interface MsgMessage {
   attachments?: MsgAttachment[];
 }
 
-interface Node {
+/** A compound-file entry: a stream (`bytes`) or a storage (`children`). */
+export interface Node {
   name: string;
   bytes?: Uint8Array;
   children?: Node[];
@@ -155,6 +156,11 @@ function messageNodes(message: MsgMessage, embedded: boolean): Node[] {
 
 /** An Outlook .msg file for `message`, written by msgreader's compound-file burner. */
 export function writeMsg(message: MsgMessage): Buffer {
+  return writeCompoundFile(messageNodes(message, false));
+}
+
+/** Any OLE compound file (e.g. an embedded Office "Package" object), its root holding `nodes`. */
+export function writeCompoundFile(nodes: Node[]): Buffer {
   const entries: Entry[] = [{ name: 'Root Entry', type: TypeEnum.ROOT, children: [], length: 0 }];
   const add = (parent: number, node: Node) => {
     const index = entries.length;
@@ -168,6 +174,6 @@ export function writeMsg(message: MsgMessage): Buffer {
       entries.push({ name: node.name, type: TypeEnum.DOCUMENT, length: bytes.length, binaryProvider: () => bytes });
     }
   };
-  for (const node of messageNodes(message, false)) add(0, node);
+  for (const node of nodes) add(0, node);
   return Buffer.from(burn(entries));
 }

@@ -6,6 +6,7 @@ import { burn } from '@kenjiuno/msgreader/lib/Burner.js';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { tempDir } from './instance.js';
+import { writeCompoundFile } from './msg-writer.js';
 
 // Office files written at test time by LibreOffice itself (soffice --headless, its own profile), and the bad
 // Office inputs intake must refuse: a LibreOffice-encrypted ODT, an OLE EncryptedPackage .docx, an OOXML bomb.
@@ -163,10 +164,10 @@ function zipEntries(bytes: Buffer): Promise<{ name: string; data: Buffer }[]> {
   });
 }
 
-/** A real .docx with extra parts added (e.g. word/embeddings/…, where Word keeps embedded files). */
-export async function withParts(docx: Buffer, parts: { name: string; bytes: Buffer }[]): Promise<Buffer> {
+/** A real .docx with extra parts added (e.g. word/embeddings/…, where Word keeps embedded files), existing parts optionally edited. */
+export async function withParts(docx: Buffer, parts: { name: string; bytes: Buffer }[], edit?: (name: string, data: Buffer) => Buffer): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const entry of await zipEntries(docx)) zip.addBuffer(entry.data, entry.name);
+  for (const entry of await zipEntries(docx)) zip.addBuffer(edit ? edit(entry.name, entry.data) : entry.data, entry.name);
   for (const part of parts) zip.addBuffer(part.bytes, part.name);
   zip.end();
   const chunks: Buffer[] = [];
@@ -177,4 +178,68 @@ export async function withParts(docx: Buffer, parts: { name: string; bytes: Buff
 /** A real .docx with one more part, `bombBytes` of zeros that deflate about 1000:1 (an archive bomb inside OOXML). */
 export function ooxmlBomb(docx: Buffer, bombBytes: number): Promise<Buffer> {
   return withParts(docx, [{ name: 'word/media/filler.bin', bytes: Buffer.alloc(bombBytes) }]);
+}
+
+/**
+ * An \x01Ole10Native stream as Office's Packager writes it (little endian): u32 size of the rest; u16 flags (2);
+ * ANSI label and source path, NUL-terminated; u32 0x00030000; u32 n + temp path; u32 data size + data; then
+ * u32 n + UTF-16 temp path, u32 n + UTF-16 label, u32 n + UTF-16 source path (n in code units).
+ * `dataSizeOverride` writes a wrong data size (a malformed package).
+ */
+export function ole10Native(label: string, data: Buffer, options: { unicodeLabel?: string; dataSizeOverride?: number } = {}): Buffer {
+  const u32 = (value: number) => {
+    const out = Buffer.alloc(4);
+    out.writeUInt32LE(value >>> 0);
+    return out;
+  };
+  const source = `C:\\Users\\clerk\\Desktop\\${label}`;
+  const temp = `C:\\Users\\clerk\\AppData\\Local\\Temp\\${label}`;
+  const wide = (value: string) => Buffer.concat([u32(value.length), Buffer.from(value, 'utf16le')]);
+  const body = Buffer.concat([
+    Buffer.from([2, 0]),
+    Buffer.from(`${label}\0${source}\0`, 'latin1'),
+    u32(0x00030000),
+    u32(temp.length + 1),
+    Buffer.from(`${temp}\0`, 'latin1'),
+    u32(options.dataSizeOverride ?? data.length),
+    data,
+    ...(options.unicodeLabel ? [wide(temp), wide(options.unicodeLabel), wide(source)] : []),
+  ]);
+  return Buffer.concat([u32(body.length), body]);
+}
+
+/** word/embeddings/oleObjectN.bin: an OLE compound file holding a Package object's streams (\x01Ole10Native and \x01CompObj). */
+export function packageObject(native: Buffer): Buffer {
+  // \x01CompObj: version header, then the user type, clipboard format and ProgID as length-prefixed ANSI strings.
+  const ansi = (value: string) => {
+    const out = Buffer.alloc(4 + value.length + 1);
+    out.writeUInt32LE(value.length + 1);
+    out.write(value, 4, 'latin1');
+    return out;
+  };
+  const compObj = Buffer.concat([Buffer.from([1, 0, 0xfe, 0xff, 3, 0x0a, 0, 0, 0xff, 0xff, 0xff, 0xff]), Buffer.alloc(16), ansi('OLE Package'), Buffer.alloc(4), ansi('Package')]);
+  return writeCompoundFile([
+    { name: '\u0001CompObj', bytes: compObj },
+    { name: '\u0001Ole10Native', bytes: native },
+  ]);
+}
+
+/**
+ * A real .docx with `objects` embedded as Word does for a Package object: each at word/embeddings/oleObjectN.bin,
+ * with an oleObject relationship in word/_rels/document.xml.rels and the "bin" default content type
+ * (application/vnd.openxmlformats-officedocument.oleObject) in [Content_Types].xml. The body's <w:object>
+ * reference (and its icon image) is left out: LibreOffice converts the text either way.
+ */
+export function docxWithOleObjects(docx: Buffer, objects: Buffer[]): Promise<Buffer> {
+  const parts = objects.map((bytes, index) => ({ name: `word/embeddings/oleObject${index + 1}.bin`, bytes }));
+  return withParts(docx, parts, (name, data) => {
+    if (name === '[Content_Types].xml' && !/Extension="bin"/.test(data.toString('utf8'))) {
+      return Buffer.from(data.toString('utf8').replace('</Types>', '<Default Extension="bin" ContentType="application/vnd.openxmlformats-officedocument.oleObject"/></Types>'));
+    }
+    if (name === 'word/_rels/document.xml.rels') {
+      const rels = objects.map((_, index) => `<Relationship Id="rIdOle${index + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/oleObject" Target="embeddings/oleObject${index + 1}.bin"/>`);
+      return Buffer.from(data.toString('utf8').replace('</Relationships>', `${rels.join('')}</Relationships>`));
+    }
+    return data;
+  });
 }

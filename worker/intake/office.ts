@@ -5,16 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { embeddedOdfObjects } from './odf-objects.js';
+import { legacyEmbeddedFiles, OLE_MAGIC, unwrapOleObject } from './ole-package.js';
 import { listZip, readZipEntry } from './zip.js';
 
-const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const PASSWORD_PROTECTED = 'the file is password-protected (an encrypted Office package); remove the password in Office and upload it again';
 
 /**
  * Checks an Office file before LibreOffice opens it: an OOXML/ODF name on an OLE file is an encrypted
  * (password-protected) package; a zip whose entries unpack past the limits is an archive bomb. Returns the
  * embedded objects and attachments to make child documents of (OOXML word/, xl/ and ppt/embeddings; ODF
- * object folders, see odf-objects.ts).
+ * object folders, see odf-objects.ts); files wrapped in OLE objects are unwrapped (ole-package.ts).
  */
 export async function inspectOffice(
   file: string,
@@ -27,6 +27,11 @@ export async function inspectOffice(
   await handle.read(head, 0, 8, 0).finally(() => handle.close());
   const zipped = ['.docx', '.xlsx', '.pptx', '.odt', '.ods', '.odp'].includes(ext);
   if (zipped && head.equals(OLE_MAGIC)) throw new Error(PASSWORD_PROTECTED);
+  if (['.doc', '.xls'].includes(ext) && head.equals(OLE_MAGIC)) {
+    const size = (await fsp.stat(file)).size;
+    if (size > limits.maxUncompressedBytes) return { embedded: [], warnings: [] };
+    return legacyEmbeddedFiles(await fsp.readFile(file), 10_000);
+  }
   if (!zipped || head.subarray(0, 2).toString('latin1') !== 'PK') return { embedded: [], warnings: [] };
   const size = (await fsp.stat(file)).size;
   const entries = await listZip(file);
@@ -45,11 +50,17 @@ export async function inspectOffice(
   }
   if (ext.startsWith('.od')) return { embedded: await embeddedOdfObjects(file, entries, limits.maxUncompressedBytes), warnings: [] };
   const embedded: { name: string; bytes: Buffer }[] = [];
+  const warnings: string[] = [];
   for (const entry of entries) {
     if (!/^(word|xl|ppt)\/embeddings\/[^/]+$/.test(entry.name) || entry.uncompressed === 0) continue;
-    embedded.push({ name: path.posix.basename(entry.name), bytes: await readZipEntry(file, entry.name, limits.maxUncompressedBytes) });
+    const name = path.posix.basename(entry.name);
+    const bytes = await readZipEntry(file, entry.name, limits.maxUncompressedBytes);
+    // An OLE object wrapping a file (Word's "Package") becomes that file; other OLE objects stay as they are.
+    const unwrapped = unwrapOleObject(name, bytes);
+    if (unwrapped.warning) warnings.push(unwrapped.warning);
+    else embedded.push(unwrapped.file ?? { name, bytes });
   }
-  return { embedded, warnings: [] };
+  return { embedded, warnings };
 }
 
 /** Converts with LibreOffice in its own profile (one per worker thread), killed with its children past the timeout. */
