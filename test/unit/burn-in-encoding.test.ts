@@ -140,6 +140,29 @@ describe('page image encoding', () => {
     expect(light).toBeGreaterThan(1000);
   });
 
+  it('a black text page with one faint speck (scanner dust downsampled to a pixel) is still G4 within budget', async () => {
+    // issue5747's 300 dpi scan drawn at 200 dpi: one pixel of grey 203 beside one of 209 made it a 190 KB palette image.
+    const out = await releasePng((context) => {
+      textLines(context, ['#000000'], 150, HEIGHT - 150, 'bold 28px sans-serif');
+      context.fillStyle = '#cbcbcb';
+      context.fillRect(60, 80, 1, 1);
+      context.fillStyle = '#d1d1d1';
+      context.fillRect(61, 80, 1, 1);
+    });
+    expect(out.encoding).toBe('ccitt-g4');
+    expect(out.imageBytes).toBeLessThan(PAGE_BUDGET);
+  });
+
+  it('a light grey dot filling a 100 dpi cell is ink, not a speck: the page stays off 1 bit', async () => {
+    const out = await releasePng((context) => {
+      textLines(context, ['#000000'], 150, HEIGHT - 150, 'bold 28px sans-serif');
+      context.fillStyle = '#bbbbbb';
+      context.fillRect(60, 80, 2, 2);
+    });
+    expect(out.encoding).toBe('flate');
+    expect(grey(out.decoded[80 * WIDTH + 60] as number)).toBe(0xbb);
+  });
+
   it('a page of few colours (coloured text, headings, a box) is /Indexed Flate and lossless', async () => {
     const out = await releasePng((context) => {
       textLines(context, ['#000000', '#c00000', '#0030a0']);
