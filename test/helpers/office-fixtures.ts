@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { burn } from '@kenjiuno/msgreader/lib/Burner.js';
+import { Reader, type CFolder } from '@kenjiuno/msgreader/lib/Reader.js';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { tempDir } from './instance.js';
-import { writeCompoundFile } from './msg-writer.js';
+import { writeCompoundFile, type Node } from './msg-writer.js';
 
 // Office files written at test time by LibreOffice itself (soffice --headless, its own profile), and the bad
 // Office inputs intake must refuse: a LibreOffice-encrypted ODT, an OLE EncryptedPackage .docx, an OOXML bomb.
@@ -242,4 +243,25 @@ export function docxWithOleObjects(docx: Buffer, objects: Buffer[]): Promise<Buf
     }
     return data;
   });
+}
+
+/**
+ * A legacy .doc (written by LibreOffice) with `natives` added where Word 97-2003 keeps embedded objects: one
+ * ObjectPool/_<id> storage per object holding its \x01CompObj and \x01Ole10Native streams. The file is read
+ * with msgreader's CFB reader and written again with its burner (the body's field codes are left out).
+ */
+export function docWithObjectPool(doc: Buffer, natives: Buffer[]): Buffer {
+  const reader = new Reader(doc.buffer.slice(doc.byteOffset, doc.byteOffset + doc.byteLength) as ArrayBuffer);
+  reader.parse();
+  const nodes = (folder: CFolder): Node[] => [
+    ...folder.fileNameSets().map((file) => ({ name: file.name, bytes: file.provider() })),
+    ...folder.subFolders().map((sub) => ({ name: sub.name, children: nodes(sub) })),
+  ];
+  const objects = natives.map((native, index) => {
+    const object = packageObject(native);
+    const inner = new Reader(object.buffer.slice(object.byteOffset, object.byteOffset + object.byteLength) as ArrayBuffer);
+    inner.parse();
+    return { name: `_${1_234_567_890 + index}`, children: nodes(inner.rootFolder()) };
+  });
+  return writeCompoundFile([...nodes(reader.rootFolder()), { name: 'ObjectPool', children: objects }]);
 }

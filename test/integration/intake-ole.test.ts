@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
 import { documentBytes, pdfText, settledIntake, startIntakeInstance, type IntakeHarness } from '../helpers/intake-support.js';
 import { writeCompoundFile } from '../helpers/msg-writer.js';
-import { docxWithOleObjects, html, libreOfficeFile, ole10Native, packageObject, removeOfficeFixtures } from '../helpers/office-fixtures.js';
+import { docWithObjectPool, docxWithOleObjects, html, libreOfficeFile, ole10Native, packageObject, removeOfficeFixtures } from '../helpers/office-fixtures.js';
 
 // Files Word embeds as OLE "Package" objects (word/embeddings/oleObjectN.bin, an OLE compound file with an
 // \x01Ole10Native stream) in a .docx written by LibreOffice, the objects written by msgreader's CFB burner;
@@ -60,7 +63,14 @@ describe('OLE Package objects in a .docx', () => {
       // Acrobat's own OLE object keeps the whole PDF in a CONTENTS stream.
       writeCompoundFile([{ name: 'CONTENTS', bytes: await pdfWith('Tide table for the east basin') }]),
     ];
-    const id = await uploadOne('memo-with-objects.docx', await docxWithOleObjects(docx, objects));
+    const bytes = await docxWithOleObjects(docx, objects);
+    // The package holds the objects where Word keeps them (read with unzip, not intake).
+    const dir = tempDir('obscura-ole-');
+    fs.writeFileSync(path.join(dir, 'memo.docx'), bytes);
+    expect(execFileSync('unzip', ['-Z1', path.join(dir, 'memo.docx')], { encoding: 'utf8' }).split('\n')).toEqual(expect.arrayContaining(['word/embeddings/oleObject1.bin', 'word/embeddings/oleObject3.bin']));
+    expect(execFileSync('unzip', ['-p', path.join(dir, 'memo.docx'), 'word/_rels/document.xml.rels'], { encoding: 'utf8' })).toContain('relationships/oleObject" Target="embeddings/oleObject2.bin"');
+    fs.rmSync(dir, { recursive: true, force: true });
+    const id = await uploadOne('memo-with-objects.docx', bytes);
     expect(await settledIntake(h.instance, id, 120_000)).toMatchObject({ status: 'converted', error: null, warnings: [], children: 3 });
     expect(pdfText(await documentBytes(h.instance, id))).toContain('inspection report is embedded');
     const children = await familyOf(id);
@@ -93,4 +103,16 @@ describe('OLE Package objects in a .docx', () => {
     expect(pdfText(await documentBytes(h.instance, id))).toContain('inspection report is embedded');
     expect(await familyOf(id)).toEqual([]);
   }, 240_000);
+
+  it('a legacy .doc: each Package object in its ObjectPool becomes a child', async () => {
+    const doc = libreOfficeFile('memo.html', html('Harbour memo 1998', 'The old inspection report is embedded below.'), 'doc:MS Word 97');
+    const report = await pdfWith('Pier four inspection of 1998');
+    const id = await uploadOne('memo-1998.doc', docWithObjectPool(doc, [ole10Native('report-1998.pdf', report)]));
+    expect(await settledIntake(h.instance, id, 120_000)).toMatchObject({ status: 'converted', error: null, children: 1 });
+    expect(pdfText(await documentBytes(h.instance, id))).toContain('old inspection report');
+    const [child] = await familyOf(id);
+    expect([child?.fileName, child?.document_type]).toEqual(['report-1998.pdf', 'pdf']);
+    expect(pdfText(await documentBytes(h.instance, child?.id ?? ''))).toContain('Pier four inspection of 1998');
+  }, 240_000);
 });
+
