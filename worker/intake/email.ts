@@ -2,6 +2,7 @@ import MsgReaderModule from '@kenjiuno/msgreader';
 import { convert as htmlToText } from 'html-to-text';
 import { simpleParser, type AddressObject } from 'mailparser';
 import type { EmailHeaders } from '../../main/common/schemas/documents.js';
+import { checkCompoundFile } from './cfb-check.js';
 import { splitEmbeddedMessages } from './mime-split.js';
 
 // A CommonJS package: under Node's ESM loader its default export arrives one level down.
@@ -113,6 +114,7 @@ export function parseMsg(raw: Buffer): ParsedMessage {
 }
 
 function readMsg(raw: Buffer): ParsedMessage {
+  checkCompoundFile(raw); // a looping chain would make msgreader run without end
   const reader = new MsgReader(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer);
   const data = reader.getFileData();
   if (data.error) throw new Error(`not a readable Outlook message: ${data.error}`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Reader, type CFolder } from '@kenjiuno/msgreader/lib/Reader.js';
+import { checkCompoundFile } from './cfb-check.js';
 
 // Files Office keeps wrapped in OLE objects: word|xl|ppt/embeddings/oleObject*.bin in OOXML and the ObjectPool
 // storages of a legacy .doc (MBD* storages of a .xls) are OLE compound files. A "Package" object (an embedded
@@ -94,6 +95,7 @@ function fromStorage(folder: CFolder, fallback: string): EmbeddedFile | null {
 }
 
 function open(bytes: Buffer): CFolder {
+  checkCompoundFile(bytes);
   const reader = new Reader(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   reader.parse();
   return reader.rootFolder();
