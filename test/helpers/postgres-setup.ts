@@ -4,12 +4,6 @@ import { openDatabase } from '../../main/db/connection.js';
 import { startCluster } from './postgres-cluster.js';
 import { POSTGRES_ADMIN_URL_ENV, POSTGRES_TEMPLATE, onPostgres } from './test-database.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    postgresAdminUrl: string;
-  }
-}
-
 /**
  * vitest global setup. With OBSCURA_TEST_DATABASE=postgres: one throwaway cluster for the whole run, and a
  * template database migrated once, from which every test instance gets its own database in milliseconds.

@@ -3,6 +3,13 @@ import { inject } from 'vitest';
 
 // Which database the suite runs on, and a fresh PostgreSQL database per test instance when it is PostgreSQL.
 
+// Declared here, beside inject(), so every project that compiles this file (test/ui imports it too) knows the key.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+  }
+}
+
 export const POSTGRES_TEMPLATE = 'obscura_template';
 export const POSTGRES_ADMIN_URL_ENV = 'OBSCURA_TEST_POSTGRES_ADMIN_URL';
 
