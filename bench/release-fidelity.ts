@@ -25,13 +25,15 @@ const PADDING = 1;
 interface Input {
   name: string;
   bytes: Buffer;
+  /** From ../shared/corpora/realworld-pdfs (the issue's ≥ 90% goal is about these), not made here by a producer. */
+  corpus: boolean;
 }
 
 async function produced(log: (message: string) => void): Promise<Input[]> {
   const inputs: Input[] = [];
   const attempt = async (name: string, make: () => Buffer | Promise<Buffer>) => {
     try {
-      inputs.push({ name, bytes: await make() });
+      inputs.push({ name, bytes: await make(), corpus: false });
     } catch (error) {
       log(`  ${name}: the producer failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
@@ -171,6 +173,7 @@ function inkWithin(image: GreyPage, area: Rect): number {
 
 interface FileResult {
   name: string;
+  corpus: boolean;
   boxes: number;
   leaked: number;
   removed: number;
@@ -182,6 +185,7 @@ interface FileResult {
   sizeRatio: number;
   timeRatio: number;
   renderedPageBytes: number[];
+  renderedImages: { page: number; bytes: number; filter: string }[];
   error: string | null;
 }
 
@@ -194,14 +198,14 @@ export const releaseFidelity: Benchmark = {
     const limit = Number(process.env.BENCH_FIDELITY_FILES ?? '0') || Infinity;
     const corpus = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((name) => name.endsWith('.pdf')).sort().slice(0, limit) : [];
     const match = process.env.BENCH_FIDELITY_MATCH ?? '';
-    const inputs: Input[] = [...corpus.map((name) => ({ name, bytes: fs.readFileSync(new URL(name, CORPUS)) })), ...(await produced(settings.log))].filter((input) => match.split(',').some((part) => input.name.includes(part)));
+    const inputs: Input[] = [...corpus.map((name) => ({ name, bytes: fs.readFileSync(new URL(name, CORPUS)), corpus: true })), ...(await produced(settings.log))].filter((input) => match.split(',').some((part) => input.name.includes(part)));
     const { runExports } = await import('./lib/fidelity-exports.js');
     const { openPdf } = await load<{ openPdf: OpenPdf }>('../worker/burn-in/pdfjs.js');
     const results: FileResult[] = [];
     try {
       await runExports(dir, load, async (exportOne) => {
         for (const input of inputs) {
-          const result: FileResult = { name: input.name, boxes: 0, leaked: 0, removed: 0, unsearchable: 0, pixels: 0, vector: 0, rendered: 0, reasons: [], sizeRatio: 0, timeRatio: 0, renderedPageBytes: [], error: null };
+          const result: FileResult = { name: input.name, corpus: input.corpus, boxes: 0, leaked: 0, removed: 0, unsearchable: 0, pixels: 0, vector: 0, rendered: 0, reasons: [], sizeRatio: 0, timeRatio: 0, renderedPageBytes: [], renderedImages: [], error: null };
           results.push(result);
           try {
             const words = displayWords(input.bytes);
@@ -229,6 +233,7 @@ export const releaseFidelity: Benchmark = {
             result.rendered = exported.rendered.length;
             result.reasons = exported.rendered.map((entry) => `p${entry.page}: ${entry.reason}`);
             result.renderedPageBytes = exported.renderedImageBytes;
+            result.renderedImages = exported.renderedImages;
             // Leaks: a boxed word occurring in the output more often than outside the boxes in the source. Counted
             // per boxed page on -bbox words (logical order, as the word was picked) and over the whole plain text,
             // the occurrences inside boxed words (a picked word may hold another) subtracted. The plain text only
@@ -324,13 +329,28 @@ function report(results: FileResult[]): BenchReport {
   const reasons = new Map<string, number>();
   for (const result of done) for (const reason of result.reasons) reasons.set(reason.replace(/^p\d+: /, ''), (reasons.get(reason.replace(/^p\d+: /, '')) ?? 0) + 1);
   const pages = sum('vector') + sum('rendered');
+  // The ≥ 90% goal counts the corpus's pages only; the made PDFs (all redacted in content) would flatter it.
+  const corpusDone = done.filter((result) => result.corpus);
+  const corpusVector = corpusDone.reduce((total, result) => total + result.vector, 0);
+  const corpusRendered = corpusDone.reduce((total, result) => total + result.rendered, 0);
+  const corpusShare = corpusVector + corpusRendered > 0 ? (100 * corpusVector) / (corpusVector + corpusRendered) : Number.NaN;
+  const renderedPages = done.flatMap((result) =>
+    result.reasons.map((reason) => {
+      const page = Number(/^p(\d+):/.exec(reason)?.[1]);
+      const image = result.renderedImages.find((entry) => entry.page === page);
+      return { line: `${result.name} ${reason}${image ? ` [page image ${fmtInt(image.bytes)} bytes, ${image.filter}]` : ''}`, bytes: image?.bytes ?? 0, name: `${result.name} p${page}` };
+    }),
+  );
+  const worstImage = renderedPages.reduce<{ bytes: number; name: string } | null>((worst, entry) => (worst === null || entry.bytes > worst.bytes ? entry : worst), null);
   return {
     title: `Release fidelity: ${results.length} files, ${sum('boxes')} boxes chosen from each page's own text`,
     table,
     notes: [
       `leaked: boxed words found again by pdftotext or in qpdf-decompressed streams; removed: poppler words wholly outside every drawn area (box + 1 pt padding + recorded growth) missing from the output's text (NFKC; ±1.5 pt, rendered pages' estimated layer ±1.5 pt + the word's height) AND visibly gone from their own area (more than ${WORD_PIXELS} pixels changed and under ${INK_KEPT * 100}% of the ink left); unsearchable: missing from the text but unchanged in pixels; pixels: 100 dpi pixels (pdftoppm for both sides of a page redacted in its content; pdf.js, which drew the page image, for both sides of a rendered page) beyond each page's allowance (24) outside the drawn areas grown by 2 px (rendered pages: 2×2 cells, 96 grey levels; content pages: 64)`,
-      `pages with boxes: ${sum('vector')} redacted in their content, ${sum('rendered')} rendered (${pages > 0 ? fmt((100 * sum('vector')) / pages, 0) : '-'}% in content)`,
+      `pages with boxes: ${sum('vector')} redacted in their content, ${sum('rendered')} rendered (${pages > 0 ? fmt((100 * sum('vector')) / pages, 0) : '-'}% in content); corpus only (realworld-pdfs, the issue's goal): ${corpusVector} / ${corpusRendered} (${Number.isNaN(corpusShare) ? '-' : fmt(corpusShare, 0)}% in content)`,
       ...[...reasons.entries()].sort((a, b) => b[1] - a[1]).map(([reason, count]) => `  rendered ×${count}: ${reason}`),
+      'rendered pages:',
+      ...renderedPages.map((entry) => `  ${entry.line}`),
       `size ratio, files redacted wholly in their content: median ${fmt(median(contentOnly))}×, worst ${fmt(Math.max(0, ...contentOnly))}×; rendered page images: median ${fmtInt(median(imageBytes))} bytes, worst ${fmtInt(Math.max(0, ...imageBytes))} bytes`,
       'time ratio: export wall time (POST to completed) / pdftoppm -r 200 of the boxed pages; size ratio: output / input',
       ...results.filter((result) => result.error).map((result) => `${result.name}: ${result.error}`),
@@ -340,7 +360,8 @@ function report(results: FileResult[]): BenchReport {
       { name: 'no word silently removed outside the drawn areas', pass: sum('removed') === 0, detail: String(sum('removed')) },
       { name: 'no pixel beyond the allowance outside the drawn areas', pass: sum('pixels') === 0, detail: fmtInt(sum('pixels')) },
       { name: 'content-redacted files ≤ 1.5× the input', pass: contentOnly.every((ratio) => ratio <= 1.5), detail: `worst ${fmt(Math.max(0, ...contentOnly))}×` },
-      { name: 'rendered page images ≤ 150 KB', pass: imageBytes.every((bytes) => bytes <= 150 * 1024), detail: `worst ${fmtInt(Math.max(0, ...imageBytes))} bytes` },
+      { name: 'rendered page images ≤ 150 KB', pass: imageBytes.every((bytes) => bytes <= 150 * 1024), detail: `worst ${fmtInt(Math.max(0, ...imageBytes))} bytes${worstImage ? `, ${worstImage.name}` : ''}` },
+      { name: 'corpus pages with boxes ≥ 90% redacted in their content', pass: corpusShare >= 90, detail: `${corpusVector} of ${corpusVector + corpusRendered}` },
     ],
     data: results,
   };

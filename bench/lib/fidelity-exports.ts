@@ -15,6 +15,8 @@ export interface ExportedFile {
   grown: { index: number; growth: number }[];
   /** Bytes of the page image of each rendered page. */
   renderedImageBytes: number[];
+  /** The page image of each rendered page: its bytes and its filter(s) as stored in the output. */
+  renderedImages: { page: number; bytes: number; filter: string }[];
 }
 
 export type ExportOne = (name: string, bytes: Buffer, boxes: { page: number; box: { x1: number; y1: number; x2: number; y2: number } }[]) => Promise<ExportedFile>;
@@ -23,17 +25,21 @@ interface Json {
   data: Record<string, unknown>;
 }
 
-async function imageBytes(bytes: Buffer, pages: readonly number[]): Promise<number[]> {
+async function pageImages(bytes: Buffer, pages: readonly number[]): Promise<{ page: number; bytes: number; filter: string }[]> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   return pages.map((number) => {
     const resources = doc.getPage(number - 1).node.Resources();
     const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
     let total = 0;
+    const filters: string[] = [];
     for (const [, ref] of xobjects?.entries() ?? []) {
       const stream = doc.context.lookup(ref);
-      if (stream instanceof PDFRawStream && stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) total += stream.contents.length;
+      if (stream instanceof PDFRawStream && stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) {
+        total += stream.contents.length;
+        filters.push(String(stream.dict.get(PDFName.of('Filter')) ?? 'none').replace(/^\//, ''));
+      }
     }
-    return total;
+    return { page: number, bytes: total, filter: filters.join('+') || 'none' };
   });
 }
 
@@ -93,7 +99,7 @@ export async function runExports(dir: string, load: Load, body: (exportOne: Expo
             vectorPages: burn?.vector_pages ?? 0,
             rendered,
             grown: (burn?.grown ?? []).map((entry) => ({ index: ids.indexOf(entry.redaction_id), growth: entry.growth_pt })),
-            renderedImageBytes: await imageBytes(output, rendered.map((entry) => entry.page)),
+            ...(await pageImages(output, rendered.map((entry) => entry.page)).then((images) => ({ renderedImageBytes: images.map((image) => image.bytes), renderedImages: images }))),
           };
         }
         if (current.status === 'failed' || current.status === 'cancelled') throw new Error(`export ${current.status}: ${current.error_message ?? ''}`);

@@ -83,9 +83,6 @@ export const VISIBLE = 208;
 /**
  * Cells (100 dpi) holding visible ink in the canvas with no ink of the candidate in them or next to them: ink a
  * threshold or palette erased (light grey text, faint rules), which cell averages over thin strokes can miss.
- * A lone erased cell (no erased neighbour) with less ink than the whole cell at the visibility limit is a speck,
- * not a stroke (scanner dust downsampled to one faint pixel, issue5747's scan): it does not count, else one speck
- * kept a 27 KB G4 scan as a 190 KB palette image. A light dot filling its cell, or any stroke, still counts.
  */
 export function erasedInkCells(pixels: Uint32Array, width: number, height: number, dpi: number, inked: (index: number) => boolean): number {
   const cell = Math.max(1, Math.round(dpi / FIDELITY_DPI));
@@ -93,7 +90,6 @@ export function erasedInkCells(pixels: Uint32Array, width: number, height: numbe
   const rows = Math.ceil(height / cell);
   const ink = new Uint8Array(columns * rows);
   const kept = new Uint8Array(columns * rows);
-  const darkness = new Uint32Array(columns * rows);
   for (let y = 0; y < height; y += 1) {
     const row = Math.floor(y / cell) * columns;
     for (let x = 0; x < width; x += 1) {
@@ -101,13 +97,11 @@ export function erasedInkCells(pixels: Uint32Array, width: number, height: numbe
       const value = pixels[index] as number;
       if (value === -1 || value === 0xffffffff) continue;
       const at = row + Math.floor(x / cell);
-      const grey = greyOf(value);
-      darkness[at] = (darkness[at] as number) + 255 - grey;
-      if (grey < VISIBLE) ink[at] = 1;
+      if (greyOf(value) < VISIBLE) ink[at] = 1;
       if (inked(index)) kept[at] = 1;
     }
   }
-  const lost = new Uint8Array(columns * rows);
+  let erased = 0;
   for (let row = 0; row < rows; row += 1) {
     for (let column = 0; column < columns; column += 1) {
       if (!ink[row * columns + column]) continue;
@@ -119,24 +113,7 @@ export function erasedInkCells(pixels: Uint32Array, width: number, height: numbe
           if (r >= 0 && r < rows && c >= 0 && c < columns && kept[r * columns + c]) near = true;
         }
       }
-      if (!near) lost[row * columns + column] = 1;
-    }
-  }
-  const speck = cell * cell * (255 - VISIBLE);
-  let erased = 0;
-  for (let row = 0; row < rows; row += 1) {
-    for (let column = 0; column < columns; column += 1) {
-      const at = row * columns + column;
-      if (!lost[at]) continue;
-      let alone = true;
-      for (let dy = -1; dy <= 1 && alone; dy += 1) {
-        for (let dx = -1; dx <= 1 && alone; dx += 1) {
-          const r = row + dy;
-          const c = column + dx;
-          if ((dx !== 0 || dy !== 0) && r >= 0 && r < rows && c >= 0 && c < columns && lost[r * columns + c]) alone = false;
-        }
-      }
-      if (!alone || (darkness[at] as number) >= speck) erased += 1;
+      if (!near) erased += 1;
     }
   }
   return erased;

@@ -81,7 +81,7 @@ export async function encodePageImage(canvas: Canvas, settings: BurnSettings, bo
     const exact: EncodedImage = { bytes: writeFlateImage({ palette: paletteBytes(palette), bits: packed.bits, data: packed.data }), encoding: 'flate', width, height };
     if (exact.bytes.length <= PAGE_BUDGET || palette.length <= 16) return exact;
     // Over budget at 8 bits: 4, 8 or 16 colours may do (fewer colours compress better at the same depth), guarded like any lossy form.
-    const reduced = reducedPalette(pixels, width, height, settings.dpi, [4, 8, 16]);
+    const reduced = palette.every(isNeutral) ? greyLevels(pixels, width, height, settings.dpi) : reducedPalette(pixels, width, height, settings.dpi, [4, 8, 16]);
     return reduced && reduced.bytes.length < exact.bytes.length ? reduced : exact;
   }
   const photos = photoShare(pixels, width, height) >= PHOTO_SHARE;
@@ -102,6 +102,27 @@ export async function encodePageImage(canvas: Canvas, settings: BurnSettings, bo
   if (photos || lossless.bytes.length <= PAGE_BUDGET) return lossless;
   const image = await jpeg();
   return image && image.bytes.length < lossless.bytes.length ? image : lossless;
+}
+
+const isNeutral = (colour: number) => (colour & 0xff) === ((colour >>> 8) & 0xff) && (colour & 0xff) === ((colour >>> 16) & 0xff);
+
+/**
+ * Grey pages over budget at 8 bits (a 1-bit scan drawn at another dpi: its edges take every grey): 4, then 16,
+ * evenly spaced greys, each pixel to the nearest (off by at most 43, then 9). The most frequent greys of such a
+ * page are near black and white, so a frequent-colour palette moves its edges too far (issue5747: 190 KB → 79 KB).
+ */
+function greyLevels(pixels: Uint32Array, width: number, height: number, dpi: number): EncodedImage | null {
+  for (const levels of [4, 16]) {
+    const step = 255 / (levels - 1);
+    const palette = Uint32Array.from({ length: levels }, (_, index) => Math.round(index * step) * 0x010101);
+    const mapped = new Uint32Array(pixels.length);
+    for (let index = 0; index < pixels.length; index += 1) mapped[index] = (0xff000000 | (palette[Math.round(greyOf(pixels[index] as number) / step)] as number)) >>> 0;
+    if (differingCells(pixels, width, height, dpi, (index) => greyOf(mapped[index] as number)) > 0) continue;
+    if (erasedInkCells(pixels, width, height, dpi, (index) => greyOf(mapped[index] as number) < VISIBLE) > 0) continue;
+    const packed = packIndexed(mapped, width, height, palette);
+    return { bytes: writeFlateImage({ palette: paletteBytes(palette), bits: packed.bits, data: packed.data }), encoding: 'flate', width, height };
+  }
+  return null;
 }
 
 /**
