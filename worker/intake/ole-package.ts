@@ -66,7 +66,6 @@ export function parseOle10Native(stream: Buffer): { label: string; bytes: Buffer
 
 /** A file name a clerk can read: the label's last path part, no control characters, else `fallback`. */
 function safeName(label: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
   const name = path.win32.basename(label.replace(/\0/g, '')).replace(/[\u0000-\u001f\u007f/\\]/g, '').trim();
   return name && name !== '.' && name !== '..' ? name.slice(0, 200) : fallback;
 }
