@@ -16,6 +16,7 @@ import {
 } from 'pdf-lib';
 import { aesDecrypt, rc4 } from './ciphers.js';
 import { fileKey, objectKey, type StandardSecurity } from './keys.js';
+import { loadPdfLib } from '../repair.js';
 
 // An unencrypted working copy of a PDF encrypted with the standard security handler, for the content-level
 // redaction (pdf-lib cannot read encrypted files). Opens with the empty user password, or the one given.
@@ -199,8 +200,8 @@ export async function decryptPdf(bytes: Uint8Array, password = ''): Promise<Decr
  */
 export async function loadWritable(bytes: Uint8Array): Promise<PDFDocument> {
   // Only a file naming /Encrypt can be encrypted (the trailer's key is never hidden inside a stream).
-  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt')) return PDFDocument.load(bytes, { updateMetadata: false });
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt')) return loadPdfLib(bytes);
   const plain = await decryptPdf(bytes);
   if (!plain.ok) throw new Error(`the file is encrypted and ${plain.reason}`);
-  return PDFDocument.load(plain.bytes, { updateMetadata: false });
+  return loadPdfLib(plain.bytes);
 }
