@@ -110,7 +110,8 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   const { fontSize, scale, charSpacing, wordSpacing, rise, renderMode } = text;
   const strings = elements.flatMap((element) => (element.type === 'string' ? [element.bytes] : []));
   const lengths = codeLengths(strings, input);
-  const pdfGlyphs = input.pdf?.glyphs ?? null;
+  // pdf.js reads no glyphs of a font it could not load (its error font).
+  const pdfGlyphs = text.font?.unplaced ? null : (input.pdf?.glyphs ?? null);
   if (pdfGlyphs && pdfGlyphs.length !== lengths.reduce((sum, list) => sum + list.length, 0)) throw new Bail('pdf.js reads another number of glyphs than the content shows');
   const visibleInk = renderMode !== 3 && renderMode !== 7;
   // Vertical writing (ISO 32000-2, 9.7.4.3): glyphs advance down by w1y, each drawn from the current point less
@@ -127,6 +128,8 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   let stringIndex = 0;
   for (const element of elements) {
     if (element.type === 'number') {
+      // pdf.js skips the numbers of a show in a font it could not load as well.
+      if (text.font?.unplaced) continue;
       items.push({ kind: 'move', value: element.value });
       textMatrix = vertical ? advanceBy(textMatrix, (-element.value / 1000) * fontSize, true) : advanceBy(textMatrix, (-element.value / 1000) * fontSize * scale);
       continue;
@@ -138,6 +141,15 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
     for (const length of lengths[stringIndex] as number[]) {
       let code = 0;
       for (let index = offset; index < offset + length; index += 1) code = code * 256 + (bytes[index] as number);
+      if (text.font?.unplaced) {
+        // pdf.js neither draws nor advances over them: they go without a move, so it places the rest as before.
+        if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
+        removedCount += 1;
+        open = null;
+        offset += length;
+        glyphIndex += 1;
+        continue;
+      }
       const pdf = pdfGlyphs?.[glyphIndex];
       if (pdf && pdf.code !== code) throw new Bail(`pdf.js reads other glyph codes than the content shows (font ${text.fontName ?? ''})`);
       const font = text.font;
