@@ -68,7 +68,9 @@ export class WorkerPool {
     // parser limits the thread reads from workerData, and the watchdog below catches what slips past both.
     this.piscina = new Piscina({
       filename: workerEntry(),
-      execArgv: [],
+      // piscina tries require() before import(); Node 20's require of an ES module can abort the whole process
+      // (v8 IsGraphAsync fatal error, seen once in CI). Refusing it makes piscina take import() at once.
+      execArgv: ['--no-experimental-require-module'],
       minThreads: 0,
       maxThreads: size,
       idleTimeout: 30_000,
