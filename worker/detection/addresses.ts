@@ -38,8 +38,10 @@ const PO_BOX = new RegExp(`\\b(?:P\\.? ?O\\.?|Post Office|Postfach|Apartado|Casi
 // No street type, but a city, state and ZIP after it, or a direction before the name ("6330 S Stony Island").
 const NAMED_WITH_CITY = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){0,3}${NAME_WORD}\\.?(?:${UNIT}|,? \\d{1,5}[A-Z]?|,? \\d{1,2}(?:st|nd|rd|th) (?:Fl(?:oo)?r|FLR?)\\.?)?(${CITY_LINE})`, 'g');
 const DIRECTED = new RegExp(`(?<![\\w/-])${NUMBER} ${DIRECTION} (?:[A-Z][A-Za-z'’-]+ ){0,2}[A-Z][A-Za-z'’-]{2,}(?![\\w-])`, 'g');
-const ROUTE_DESIGNATOR = /(?:Route|Rte|Highway|Hwy|SR|State Road|County Road|CR)\.? ?(?:No\.? ?|# ?)?([0-9A-Z]{1,4})\b/i;
-const ROUTE = new RegExp(`(?<![\\w/-])${NUMBER} (?:(?:Old|US|U\\.S\\.|State|County|Farm to Market) )?(?:Route|Rte|Highway|Hwy|SR|State Road|County Road|CR)\\.? ?(?:No\\.? ?|# ?)?[0-9A-Z]{1,4}\\b(${CITY_LINE})?`, 'gi');
+const ROUTE_WORD = '(?:Route|Rte|Highway|Hwy|SR|State Road|County Road|CR)\\.? ?(?:No\\.? ?|# ?)?';
+const ROUTE = new RegExp(`(?<![\\w/-])${NUMBER} (?:(?:Old|US|U\\.S\\.|State|County|Farm to Market) )?${ROUTE_WORD}[0-9A-Z]{1,4}\\b(${CITY_LINE})?`, 'gi');
+// The route's own designator, read again from a ROUTE match (its group 1 is the town line).
+const ROUTE_DESIGNATOR = new RegExp(`${ROUTE_WORD}([0-9A-Z]{1,4})\\b`, 'i');
 // Military mail: PSC/Unit/CMR with a box, then APO/FPO/DPO, AA/AE/AP and the ZIP.
 const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},? (?:Box \d{1,5},? )?|USNS [A-Z][A-Za-z]+,? |USS [A-Z][A-Za-z]+,? )?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
 
