@@ -1,10 +1,11 @@
 import fs from 'node:fs/promises';
-import { PDFDocument } from 'pdf-lib';
+import type { PDFDocument } from 'pdf-lib';
 import { getDocument, type PDFDocumentLoadingTask, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { OcrPlan, OcrPlanPage } from '../../main/common/ocr-tasks.js';
 import { pdfjsAssetDirs } from '../../main/services/ocr-assets.js';
 import { assertPageCount, assertPageSide, assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { round } from './words.js';
+import { loadPdfLib } from '../pdf-lib-load.js';
 
 // pdf.js documents opened by this thread. The pages of one document usually arrive one after another on the
 // same thread, so the last document stays open instead of being parsed again for every page.
@@ -53,7 +54,7 @@ export function openPdfStructure(blobPath: string): Promise<PDFDocument | null> 
     const load = async () => {
       const stat = await fs.stat(blobPath);
       if (stat.size > MAX_STRUCTURE_BYTES) return null;
-      return PDFDocument.load(await fs.readFile(blobPath), { updateMetadata: false });
+      return loadPdfLib(await fs.readFile(blobPath));
     };
     structure = { blobPath, document: load().catch(() => null) };
   }

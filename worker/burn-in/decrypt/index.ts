@@ -16,7 +16,7 @@ import {
 } from 'pdf-lib';
 import { aesDecrypt, rc4 } from './ciphers.js';
 import { fileKey, objectKey, type StandardSecurity } from './keys.js';
-import { loadPdfLib } from '../repair.js';
+import { loadPdfLib } from '../../pdf-lib-load.js';
 
 // An unencrypted working copy of a PDF encrypted with the standard security handler, for the content-level
 // redaction (pdf-lib cannot read encrypted files). Opens with the empty user password, or the one given.

@@ -1,9 +1,10 @@
 import { PDFDocument } from 'pdf-lib';
 
-// pdf-lib reads objects in file order and never needs the cross-reference table, yet it stops at a damaged one
-// (a table without its subsection header, a `startxref` without an offset), which readers rebuild silently. On
-// such a failure the tables are dropped and the load tried once more. Whatever comes of it is still judged by
-// the two-way verification against pdf.js's reading of the original, so a bad repair renders the page instead.
+// pdf-lib for every worker task (burn-in, OCR). pdf-lib reads objects in file order and never needs the
+// cross-reference table, yet it stops at a damaged one (a table without its subsection header, a `startxref`
+// without an offset), which readers rebuild silently. On such a failure the tables are dropped and the load tried
+// once more. In burn-in the two-way verification against pdf.js's reading of the original still judges the result,
+// so a bad repair renders the page instead; OCR falls back to pdf.js alone when pdf-lib fails.
 
 const XREF_TABLE = /(^|[\r\n])xref[\r\n][\s\S]*?(?=trailer)/g;
 const EMPTY_STARTXREF = /startxref\s*(?=%%EOF|$)/g;
