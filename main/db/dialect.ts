@@ -18,6 +18,24 @@ export function isPostgres(db: HasExecutor): boolean {
   return dialectOf(db) === 'postgres';
 }
 
+/**
+ * Whether a queue claim adds `FOR UPDATE SKIP LOCKED`: PostgreSQL has several writers at once; SQLite has one
+ * writer at a time, so its plain conditional claim is already exclusive.
+ */
+export function skipsLockedRows(db: HasExecutor): boolean {
+  return isPostgres(db);
+}
+
+/** UTF-8 bytes of a text value (SQLite casts to a blob; PostgreSQL converts to bytea). */
+export function utf8Bytes(db: HasExecutor, value: Expression<string> | RawBuilder<string>): RawBuilder<Uint8Array> {
+  return isPostgres(db) ? sql<Uint8Array>`convert_to(${value}, 'UTF8')` : sql<Uint8Array>`cast(${value} as blob)`;
+}
+
+/** A join keyword that keeps the written table order: SQLite's CROSS JOIN; PostgreSQL plans it itself (and has no CROSS JOIN … ON). */
+export function fixedOrderJoin(db: HasExecutor): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`join` : sql`cross join`;
+}
+
 /** A database target is a PostgreSQL URL or else a SQLite file path. */
 export function isPostgresUrl(target: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(target);

@@ -2,7 +2,8 @@ import type { Insertable, Updateable } from 'kysely';
 import type { ExportsTable } from '../schema.js';
 import { noteExportChanged } from '../change-signals.js';
 import type { Executor } from './executor.js';
-import { skipsLockedRows, type LeaseValues } from './jobs.js';
+import { skipsLockedRows } from '../dialect.js';
+import type { LeaseValues } from './jobs.js';
 import { fetchPage, type PageRequest } from './page.js';
 
 type ExportStatus = ExportsTable['status'];

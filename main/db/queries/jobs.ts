@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { isPostgres } from '../dialect.js';
+import { skipsLockedRows } from '../dialect.js';
 import type { JobsTable } from '../schema.js';
 import { noteJobSettled, noteJobsQueued } from '../change-signals.js';
 import type { Executor } from './executor.js';
@@ -28,14 +28,6 @@ export function pageDocumentJobs(db: Executor, organizationId: number, documentI
 /** The oldest queued job of any organization, or undefined. */
 export function findOldestQueuedJob(db: Executor) {
   return db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('id').limit(1).executeTakeFirst();
-}
-
-/**
- * The one dialect question of the queues: PostgreSQL claims with `FOR UPDATE SKIP LOCKED` (several writers
- * at once), SQLite has one writer at a time, so its plain conditional claim is already exclusive.
- */
-export function skipsLockedRows(db: Executor): boolean {
-  return isPostgres(db);
 }
 
 export interface LeaseValues {

@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import { isPostgres } from '../dialect.js';
+import { fixedOrderJoin, utf8Bytes } from '../dialect.js';
 import type { LayerVersionsTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
@@ -51,14 +51,10 @@ export interface LatestLayerSnapshot {
  */
 export async function listLatestLayerSnapshots(db: Executor, documentId: number, layers?: readonly string[]): Promise<LatestLayerSnapshot[]> {
   const layerFilter = layers ? sql`and layer in (${sql.join(layers.length > 0 ? [...layers] : [''])})` : sql``;
-  // PostgreSQL plans the join order itself (and has no CROSS JOIN … ON); its text → UTF-8 bytes is convert_to.
-  const postgres = isPostgres(db);
-  const bytes = postgres ? sql`convert_to(v.snapshot, 'UTF8')` : sql`cast(v.snapshot as blob)`;
-  const join = postgres ? sql`join` : sql`cross join`;
   const result = await sql<LatestLayerSnapshot>`
-    select v.layer, v.version, v.version_id, v.summary, ${bytes} as snapshot
+    select v.layer, v.version, v.version_id, v.summary, ${utf8Bytes(db, sql<string>`v.snapshot`)} as snapshot
     from (select layer, max(version) as version from layer_versions where document_id = ${documentId} ${layerFilter} group by layer) as m
-    ${join} layer_versions as v on v.document_id = ${documentId} and v.layer = m.layer and v.version = m.version`.execute(db);
+    ${fixedOrderJoin(db)} layer_versions as v on v.document_id = ${documentId} and v.layer = m.layer and v.version = m.version`.execute(db);
   return result.rows.sort((a, b) => (a.layer < b.layer ? -1 : a.layer > b.layer ? 1 : 0));
 }
 
