@@ -4,7 +4,9 @@ import { afterCommit } from './change-signals.js';
 import { isPostgres, isRetryableTransactionError } from './dialect.js';
 import type { Database } from './schema.js';
 
-const ATTEMPTS = 5;
+// Enough for a dozen writers racing on one row (each round lets one of them commit), at most 2.5 s in pauses.
+const ATTEMPTS = 25;
+const MAX_PAUSE_MS = 100;
 
 /**
  * Runs work in one transaction. SQLite runs transactions one at a time on its single connection; on PostgreSQL
@@ -22,7 +24,7 @@ export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<
       } catch (error) {
         if (attempt >= ATTEMPTS || !isRetryableTransactionError(error)) throw error;
         // Jittered, growing pause so the two losers of a race do not collide again at once.
-        await sleep(Math.random() * 5 * 2 ** attempt);
+        await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 5 * 2 ** attempt));
       }
     }
   });
