@@ -9,6 +9,7 @@ import { requireCase } from '../cases.js';
 import type { ServiceContext } from '../context.js';
 import { requireDocument, toDocument } from '../documents.js';
 import { IntakeRunner } from './runner.js';
+import { chunks } from './relations.js';
 
 export { INTAKE_LIMITS, MAX_NESTING_DEPTH, NEEDS_LIBREOFFICE } from './runner.js';
 export { NEAR_DUPLICATE_THRESHOLD } from './relations.js';
@@ -20,14 +21,12 @@ export async function startIntake(runtime: Runtime, pool: WorkerPool): Promise<I
   return runner;
 }
 
-const CHUNK = 500;
-
 /** Intake states of many documents in a few queries (lists and families of big mailboxes). */
 async function statesOf(db: Executor, rows: DocumentRow[]): Promise<Map<number, IntakeState>> {
   const intakes = new Map<number, Selectable<DocumentIntakeTable>>();
   const children = new Map<number, number>();
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    const ids = rows.slice(start, start + CHUNK).map((row) => row.id);
+  for (const part of chunks(rows)) {
+    const ids = part.map((row) => row.id);
     for (const intake of await db.selectFrom('document_intake').selectAll().where('document_id', 'in', ids).execute()) intakes.set(intake.document_id, intake);
     const counts = await db
       .selectFrom('documents')
@@ -82,8 +81,8 @@ export async function getFamily(db: Executor, ctx: ServiceContext, documentId: n
   const all: DocumentRow[] = [root];
   for (let level = [root.id]; level.length > 0; ) {
     const next: number[] = [];
-    for (let start = 0; start < level.length; start += CHUNK) {
-      const rows = await db.selectFrom('documents').selectAll().where('parent_document_id', 'in', level.slice(start, start + CHUNK)).where('deleted_at', 'is', null).orderBy('attachment_index').orderBy('id').execute();
+    for (const part of chunks(level)) {
+      const rows = await db.selectFrom('documents').selectAll().where('parent_document_id', 'in', part).where('deleted_at', 'is', null).orderBy('attachment_index').orderBy('id').execute();
       for (const child of rows) {
         const parentId = child.parent_document_id as number;
         childrenOf.set(parentId, [...(childrenOf.get(parentId) ?? []), child]);

@@ -30,10 +30,16 @@ export function bandKeys(signature: readonly number[]): number[] {
   return keys;
 }
 
-function chunks<T>(items: readonly T[]): T[][] {
+/** Short IN lists for both engines (the intake service's batched reads use it too). */
+export function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
   return out;
+}
+
+/** The Message-IDs a message answers (In-Reply-To and References), each once. */
+function referencesOf(email: EmailHeaders | null): string[] {
+  return [...new Set([email?.in_reply_to, ...(email?.references ?? [])].filter((ref): ref is string => Boolean(ref)))];
 }
 
 /** The first earlier copy in the case: same original bytes, or same Message-ID and body hash (two indexed lookups). */
@@ -81,8 +87,7 @@ export async function indexIntakeFacts(db: Executor, caseId: number, documentId:
     const keys = [...new Set(bandKeys(facts.minhash))];
     if (keys.length > 0) await db.insertInto('intake_minhash_bands').values(keys.map((band_key) => ({ case_id: caseId, band_key, document_id: documentId }))).onConflict((oc) => oc.doNothing()).execute();
   }
-  const refs = [...new Set([facts.email?.in_reply_to, ...(facts.email?.references ?? [])].filter((ref): ref is string => Boolean(ref)))];
-  for (const part of chunks(refs)) {
+  for (const part of chunks(referencesOf(facts.email))) {
     await db.insertInto('intake_message_refs').values(part.map((ref) => ({ case_id: caseId, ref, document_id: documentId }))).onConflict((oc) => oc.doNothing()).execute();
   }
 }
@@ -117,8 +122,7 @@ export async function rethread(db: Executor, caseId: number, documentId: number)
   if (!me) return;
   const email = JSON.parse(me.email ?? '{}') as EmailHeaders;
   const seeds = new Set<number>([documentId]);
-  const refs = [...new Set([email.in_reply_to, ...(email.references ?? [])].filter((ref): ref is string => Boolean(ref)))];
-  for (const part of chunks(refs)) await idsWhere(messages(db, caseId).select('d.id as id').where('i.message_id', 'in', part).execute(), seeds);
+  for (const part of chunks(referencesOf(email))) await idsWhere(messages(db, caseId).select('d.id as id').where('i.message_id', 'in', part).execute(), seeds);
   if (email.message_id) await idsWhere(db.selectFrom('intake_message_refs').select('document_id as id').where('case_id', '=', caseId).where('ref', '=', email.message_id).execute(), seeds);
   if (me.subject_key) await idsWhere(messages(db, caseId).select('d.id as id').where('i.subject_key', '=', me.subject_key).execute(), seeds);
   const threads = new Set<string>();
@@ -168,8 +172,7 @@ async function assignThreads(db: Executor, rows: ThreadRow[]): Promise<void> {
   const bySubject = new Map<string, number>();
   for (const row of rows) {
     const email = headers.get(row.id) as EmailHeaders;
-    const targets = [email.in_reply_to, ...(email.references ?? [])].filter((ref): ref is string => Boolean(ref));
-    for (const ref of targets) {
+    for (const ref of referencesOf(email)) {
       for (const target of byMessageId.get(ref) ?? []) {
         if (target === row.id) continue;
         union(row.id, target);
