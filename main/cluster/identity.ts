@@ -12,6 +12,27 @@ export function processIdentity(): string {
   return IDENTITY;
 }
 
+/** Who claims, and for how long the lease holds before it must be renewed (config `leases.seconds`). */
+export interface LeaseTerms {
+  owner: string;
+  seconds: number;
+}
+
+/** The lease of this process when a caller names none (tests, one-off calls). */
+export const DEFAULT_LEASE: LeaseTerms = { owner: processIdentity(), seconds: 30 };
+
+/** Leases run on the machine's real time, not a service clock (tests move theirs): they measure liveness. */
+export function leaseExpiry(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toISOString();
+}
+
+/** A lease as a claiming query writes it. */
+export interface LeaseValues {
+  owner: string;
+  expiresAt: string;
+  now: string;
+}
+
 /**
  * True when the owner was a process on this machine that no longer runs: its leases need not be waited
  * out. An owner on another host, or a live pid (perhaps reused), is not judged here; its lease expires.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/queries/executor.js';
-import { leaseLapsed, processIdentity } from './identity.js';
+import { leaseExpiry, leaseLapsed, processIdentity } from './identity.js';
 
 // Every process on the database announces itself with a leased row in `runner_locks` (`process:<identity>`),
 // renewed while it runs. Start-up clean-up that would destroy another process's work in progress (temp files,
@@ -16,13 +16,12 @@ export interface Presence {
 
 export async function announcePresence(db: Executor, leaseSeconds: number): Promise<Presence> {
   const name = `${PREFIX}${processIdentity()}`;
-  const expiry = () => new Date(Date.now() + leaseSeconds * 1000).toISOString();
-  await db.insertInto('runner_locks').values({ name, owner: processIdentity(), expires_at: expiry() }).onConflict((oc) => oc.column('name').doUpdateSet({ expires_at: expiry() })).execute();
+  await db.insertInto('runner_locks').values({ name, owner: processIdentity(), expires_at: leaseExpiry(leaseSeconds) }).onConflict((oc) => oc.column('name').doUpdateSet({ expires_at: leaseExpiry(leaseSeconds) })).execute();
   let renewal: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     renewal = db
       .updateTable('runner_locks')
-      .set({ expires_at: expiry() })
+      .set({ expires_at: leaseExpiry(leaseSeconds) })
       .where('name', '=', name)
       .execute()
       .catch((error: unknown) => console.error('obscura: presence renewal failed:', error));

@@ -1,8 +1,8 @@
 import { onJobsQueued } from '../db/change-signals.js';
 import type { Runtime } from '../runtime.js';
-import { claimNextJob, completeJob, failJob, leaseExpiry, recoverInterruptedJobs, requeueStoppedJob, setJobProgress, type ClaimedJob, type LeaseTerms } from '../services/jobs.js';
+import { claimNextJob, completeJob, failJob, recoverInterruptedJobs, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
 import { anyQueuedJob, renewJobLeases } from '../db/queries/jobs.js';
-import { processIdentity } from '../cluster/identity.js';
+import { leaseExpiry, processIdentity, type LeaseTerms } from '../cluster/identity.js';
 import { JOB_HANDLERS } from './kinds/index.js';
 import { WorkerPool } from './pool.js';
 import { CoalescedPass } from './coalesced-pass.js';

@@ -14,8 +14,7 @@ import {
   claimOldestPendingExport,
   updateLeasedExport,
 } from '../db/queries/exports.js';
-import { leaseLapsed } from '../cluster/identity.js';
-import { DEFAULT_LEASE, leaseExpiry, type LeaseTerms } from './jobs.js';
+import { DEFAULT_LEASE, leaseExpiry, leaseLapsed, type LeaseTerms } from '../cluster/identity.js';
 import type { PageRequest } from '../db/queries/page.js';
 import { DomainError, notFound, type ErrorDetail } from '../common/errors.js';
 import { LAYERS } from '../common/redaction-catalog.js';

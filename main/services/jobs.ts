@@ -3,7 +3,7 @@ import type { Executor } from '../db/queries/executor.js';
 import type { JobRow } from '../db/schema.js';
 import { findDocument } from '../db/queries/documents.js';
 import { claimOldestQueuedJob, findJob, findJobById, insertJob, listJobsWithStatus, pageDocumentJobs, updateJobIfStatus, updateLeasedJob } from '../db/queries/jobs.js';
-import { leaseLapsed, processIdentity } from '../cluster/identity.js';
+import { DEFAULT_LEASE, leaseExpiry, leaseLapsed, type LeaseTerms } from '../cluster/identity.js';
 import type { PageRequest } from '../db/queries/page.js';
 import { DomainError, notFound } from '../common/errors.js';
 import { JOB_OPTIONS, type Job, type StartableJobKind } from '../common/schemas/jobs.js';
@@ -86,19 +86,6 @@ export interface ClaimedJob {
   job: JobRow;
   /** Blob of the job's document; null when the document was deleted after the job was queued. */
   blob: { sha256: string; documentType: string } | null;
-}
-
-/** Who claims, and for how long the lease holds before it must be renewed (config `leases.seconds`). */
-export interface LeaseTerms {
-  owner: string;
-  seconds: number;
-}
-
-export const DEFAULT_LEASE: LeaseTerms = { owner: processIdentity(), seconds: 30 };
-
-/** Leases run on the machine's real time, not a service clock (tests move theirs): they measure liveness. */
-export function leaseExpiry(seconds: number): string {
-  return new Date(Date.now() + seconds * 1000).toISOString();
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ExportsTable } from '../schema.js';
 import { noteExportChanged } from '../change-signals.js';
 import type { Executor } from './executor.js';
 import { skipsLockedRows } from '../dialect.js';
-import type { LeaseValues } from './jobs.js';
+import type { LeaseValues } from '../../cluster/identity.js';
 import { fetchPage, type PageRequest } from './page.js';
 
 type ExportStatus = ExportsTable['status'];

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import type { LeaseValues } from '../../cluster/identity.js';
 import { skipsLockedRows } from '../dialect.js';
 import type { JobsTable } from '../schema.js';
 import { noteJobSettled, noteJobsQueued } from '../change-signals.js';
@@ -28,12 +29,6 @@ export function pageDocumentJobs(db: Executor, organizationId: number, documentI
 /** The oldest queued job of any organization, or undefined. */
 export function findOldestQueuedJob(db: Executor) {
   return db.selectFrom('jobs').selectAll().where('status', '=', 'queued').orderBy('id').limit(1).executeTakeFirst();
-}
-
-export interface LeaseValues {
-  owner: string;
-  expiresAt: string;
-  now: string;
 }
 
 /** Whether any job waits: a read without locks, cheap enough to ask several times a second. */
