@@ -61,9 +61,9 @@ async function cliEnv(args: string[]): Promise<NodeJS.ProcessEnv> {
   return env;
 }
 
-async function spawnCli(args: string[], runAs?: RunAs): Promise<ChildProcess> {
+async function spawnCli(args: string[], runAs?: RunAs, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   assertBuilt();
-  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: await cliEnv(args), ...runAs });
+  return spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...(await cliEnv(args)), ...extraEnv }, ...runAs });
 }
 
 function exitOf(child: ChildProcess): Promise<Exit> {
@@ -102,8 +102,8 @@ export async function initDataDir(dataDir: string): Promise<InitialCredentials> 
   return JSON.parse(lines[0] ?? '') as InitialCredentials;
 }
 
-export interface ServerProcess {
-  url: string;
+/** A long-running CLI child (serve, worker) once it has said it is ready. */
+export interface CliProcess {
   child: ChildProcess;
   exited: Promise<Exit>;
   output(): { stdout: string; stderr: string };
@@ -111,35 +111,45 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-const LISTENING = /^listening on (http:\/\/\S+:\d+)$/m;
+export interface ServerProcess extends CliProcess {
+  url: string;
+}
 
-/** `obscura serve --data-dir DIR --port 0 …`, resolved once it prints `listening on http://HOST:PORT`. */
-export async function startServer(dataDir: string, extraArgs: string[] = [], timeoutMs = 20_000, runAs?: RunAs): Promise<ServerProcess> {
-  const child = await spawnCli(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs], runAs);
+/**
+ * Spawns `obscura ARGS…` and resolves once its stdout matches `ready`; kills it and fails with both outputs if it
+ * exits first or stays silent past the timeout.
+ */
+export async function startCliProcess(
+  args: string[],
+  ready: RegExp,
+  options: { timeoutMs: number; runAs?: RunAs; env?: NodeJS.ProcessEnv },
+): Promise<CliProcess & { ready: RegExpExecArray }> {
+  const child = await spawnCli(args, options.runAs, options.env);
+  const name = `obscura ${args[0] ?? ''}`;
   let stdout = '';
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = exitOf(child);
-  const url = await new Promise<string>((resolve, reject) => {
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`obscura serve did not print its listening line within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
+      reject(new Error(`${name} was not ready within ${options.timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs);
     child.stdout?.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
-      const match = LISTENING.exec(stdout);
-      if (match?.[1]) {
+      const found = ready.exec(stdout);
+      if (found) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(found);
       }
     });
     void exited.then((exit) => {
       clearTimeout(timer);
-      reject(new Error(`obscura serve exited (${exit.code ?? exit.signal}) before listening\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(new Error(`${name} exited (${exit.code ?? exit.signal}) before it was ready\nstdout: ${stdout}\nstderr: ${stderr}`));
     });
   });
   return {
-    url,
+    ready: match,
     child,
     exited,
     output: () => ({ stdout, stderr }),
@@ -148,6 +158,14 @@ export async function startServer(dataDir: string, extraArgs: string[] = [], tim
       return exited;
     },
   };
+}
+
+const LISTENING = /^listening on (http:\/\/\S+:\d+)$/m;
+
+/** `obscura serve --data-dir DIR --port 0 …`, resolved once it prints `listening on http://HOST:PORT`. */
+export async function startServer(dataDir: string, extraArgs: string[] = [], timeoutMs = 20_000, runAs?: RunAs): Promise<ServerProcess> {
+  const started = await startCliProcess(['serve', '--data-dir', dataDir, '--port', '0', ...extraArgs], LISTENING, { timeoutMs, ...(runAs && { runAs }) });
+  return { ...started, url: started.ready[1] ?? '' };
 }
 
 /** A JSON request to the integration API over real HTTP, with a fresh Idempotency-Key on POST/PATCH. */
