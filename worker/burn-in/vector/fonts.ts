@@ -20,8 +20,8 @@ export interface FontMetrics {
   embedded: boolean;
   /** Vertical writing (Identity-V): each code's vertical advance w1y and position vector (vx, vy), 1/1000 em. */
   vertical?: { advance(code: number): number; origin(code: number): [number, number] };
-  /** Viewers do not agree where its glyphs lie (or whether they show): every glyph of it goes. */
-  unplaced?: true;
+  /** Viewers do not agree where its glyphs lie (or whether they show): its writing mode, for a bound of the run. */
+  unplaced?: 'H' | 'V';
 }
 
 export type FontResolution = { ok: true; font: FontMetrics } | { ok: false; reason: string };
@@ -165,8 +165,8 @@ function type0Font(context: PDFContext, font: PDFDict, label: string): FontResol
   if (encoding !== 'Identity-H' && encoding !== 'Identity-V') return { ok: false, reason: `font ${label} uses the CMap ${encoding ?? '(embedded)'}, only Identity-H and Identity-V are supported` };
   const descendant = resolved(context, arrayAt(context, font, 'DescendantFonts')?.get(0));
   // No descendant (null, missing): pdf.js neither draws, extracts nor advances over its glyphs; poppler and MuPDF
-  // substitute fonts of their own widths. No one place is right and the reviewer saw nothing: all of them go.
-  if (!(descendant instanceof PDFDict)) return { ok: true, font: { twoByte: true, width: () => 0, descent: DEFAULT_DESCENT, ascent: DEFAULT_ASCENT, embedded: false, unplaced: true } };
+  // substitute fonts of their own widths. No one place is right: a show of it is bounded as a whole (show.ts).
+  if (!(descendant instanceof PDFDict)) return { ok: true, font: { twoByte: true, width: () => 0, descent: DEFAULT_DESCENT, ascent: DEFAULT_ASCENT, embedded: false, unplaced: encoding === 'Identity-H' ? 'H' : 'V' } };
   const widths = cidWidths(context, arrayAt(context, descendant, 'W'));
   if (!widths) return { ok: false, reason: `font ${label}: /W cannot be read` };
   const fallback = numberAt(context, descendant, 'DW') ?? 1000;

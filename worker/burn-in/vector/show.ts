@@ -110,8 +110,8 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   const { fontSize, scale, charSpacing, wordSpacing, rise, renderMode } = text;
   const strings = elements.flatMap((element) => (element.type === 'string' ? [element.bytes] : []));
   const lengths = codeLengths(strings, input);
-  // pdf.js reads no glyphs of a font it could not load (its error font).
-  const pdfGlyphs = text.font?.unplaced ? null : (input.pdf?.glyphs ?? null);
+  if (text.font?.unplaced) return unplacedShow(elements, lengths, input);
+  const pdfGlyphs = input.pdf?.glyphs ?? null;
   if (pdfGlyphs && pdfGlyphs.length !== lengths.reduce((sum, list) => sum + list.length, 0)) throw new Bail('pdf.js reads another number of glyphs than the content shows');
   const visibleInk = renderMode !== 3 && renderMode !== 7;
   // Vertical writing (ISO 32000-2, 9.7.4.3): glyphs advance down by w1y, each drawn from the current point less
@@ -128,8 +128,6 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   let stringIndex = 0;
   for (const element of elements) {
     if (element.type === 'number') {
-      // pdf.js skips the numbers of a show in a font it could not load as well.
-      if (text.font?.unplaced) continue;
       items.push({ kind: 'move', value: element.value });
       textMatrix = vertical ? advanceBy(textMatrix, (-element.value / 1000) * fontSize, true) : advanceBy(textMatrix, (-element.value / 1000) * fontSize * scale);
       continue;
@@ -141,15 +139,6 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
     for (const length of lengths[stringIndex] as number[]) {
       let code = 0;
       for (let index = offset; index < offset + length; index += 1) code = code * 256 + (bytes[index] as number);
-      if (text.font?.unplaced) {
-        // pdf.js neither draws nor advances over them: they go without a move, so it places the rest as before.
-        if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
-        removedCount += 1;
-        open = null;
-        offset += length;
-        glyphIndex += 1;
-        continue;
-      }
       const pdf = pdfGlyphs?.[glyphIndex];
       if (pdf && pdf.code !== code) throw new Bail(`pdf.js reads other glyph codes than the content shows (font ${text.fontName ?? ''})`);
       const font = text.font;
@@ -218,6 +207,61 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
     stringIndex += 1;
   }
   return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix };
+}
+
+/**
+ * A show in a font whose glyphs no two viewers place alike (pdf.js draws none and does not advance; poppler and
+ * MuPDF substitute fonts of their own widths): bounded as a whole from its start point, with every glyph up to
+ * 1 em + Tc + |Tw| wide and each TJ number taken both ways. Far from every box it stays as it is; wholly under
+ * one box it goes (pdf.js places what follows as before); a box over part of it sends the page to be rendered,
+ * since removing it would take glyphs other viewers show outside the black.
+ */
+function unplacedShow(elements: readonly Operand[], lengths: readonly number[][], input: ShowInput): ShowOutcome {
+  const { text, areas, visible } = input;
+  const { fontSize, scale, charSpacing, wordSpacing, rise, renderMode } = text;
+  const em = Math.abs(fontSize);
+  const glyphs = lengths.reduce((sum, list) => sum + list.length, 0);
+  // Each step may go either way from 0: a substitute's advance, or a TJ number one viewer applies, another not.
+  let low = glyphs * (Math.min(0, charSpacing) - Math.abs(wordSpacing));
+  let high = glyphs * (em + Math.max(0, charSpacing) + Math.abs(wordSpacing));
+  for (const element of elements) {
+    if (element.type === 'number') {
+      const move = (-element.value / 1000) * fontSize;
+      low += Math.min(0, move);
+      high += Math.max(0, move);
+    } else if (element.type !== 'string') throw new Bail('TJ holds something other than strings and numbers');
+  }
+  const margin = 0.5 * em;
+  let rect: Rect;
+  if (text.font?.unplaced === 'V') {
+    const reach = Math.max(-low, high) + 1.2 * em;
+    rect = { x1: -em, y1: rise - reach, x2: em, y2: rise + reach };
+  } else {
+    const [x1, x2] = [(low - margin) * scale, (high + margin) * scale].sort((a, b) => a - b) as [number, number];
+    const [y1, y2] = [rise - 0.5 * fontSize, rise + 1.2 * fontSize].sort((a, b) => a - b) as [number, number];
+    rect = { x1, y1, x2, y2 };
+  }
+  const quad = quadOf(multiply(input.textMatrix, input.ctm), rect.x1, rect.y1, rect.x2, rect.y2);
+  const strokeGrow = [1, 2, 5, 6].includes(renderMode) ? (input.lineWidth * maxScale(input.ctm)) / 2 : 0;
+  const hits = areas.flatMap((area, index) => (meets(area, quad, strokeGrow) ? [index] : []));
+  const bounds = boundsOf(quad);
+  const grown = { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow };
+  const offPage = grown.x2 < visible.x1 || grown.x1 > visible.x2 || grown.y2 < visible.y1 || grown.y1 > visible.y2;
+  // pdf.js does not advance over the show: the text matrix stays for what follows, kept or not.
+  if (hits.length === 0 && !offPage) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix };
+  if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix };
+  const under = hits.find((index) => {
+    const area = areas[index] as Area;
+    return area.reach === 0 && area.polygon.length === 4 && inside(grown, area.bounds);
+  });
+  if (under === undefined && !offPage) throw new Bail('a box covers part of the places viewers may draw text in a font without a descendant font');
+  if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
+  // Nothing is shown in its place (pdf.js moved over none of it): an empty TJ keeps the operator count.
+  return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix };
+}
+
+function inside(inner: Rect, outer: Rect): boolean {
+  return inner.x1 >= outer.x1 && inner.y1 >= outer.y1 && inner.x2 <= outer.x2 && inner.y2 <= outer.y2;
 }
 
 function showBytes(items: readonly ShowItem[]): Uint8Array {
