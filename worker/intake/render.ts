@@ -32,12 +32,23 @@ export function cleanText(text: string): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, (char) => (char === '\u2028' || char === '\u2029' ? '\n' : ''));
 }
 
+const coverage = new WeakMap<PDFFont, Set<number>>();
+/** Whether the font has a glyph for the code point (its character set read once per font). */
+function covers(font: PDFFont | null, code: number): font is PDFFont {
+  if (!font) return false;
+  let set = coverage.get(font);
+  if (!set) {
+    set = new Set(font.getCharacterSet());
+    coverage.set(font, set);
+  }
+  return set.has(code);
+}
+
 /**
  * Per-character font choice: Han, Kana and Hangul in the CJK face, everything else in DejaVu Sans, and a
  * character neither has as U+FFFD (drawn as a box) so the text layer never maps a glyph wrongly.
  */
 class Typesetter {
-  private readonly coverage = new Map<PDFFont, Set<number>>();
   private readonly picks = new Map<string, { font: PDFFont; char: string }>();
   readonly missing = { cjk: 0, other: 0 };
 
@@ -46,20 +57,9 @@ class Typesetter {
     private readonly cjk: PDFFont | null,
   ) {}
 
-  private has(font: PDFFont | null, code: number): font is PDFFont {
-    if (!font) return false;
-    let set = this.coverage.get(font);
-    if (!set) {
-      set = new Set(font.getCharacterSet());
-      this.coverage.set(font, set);
-    }
-    return set.has(code);
-  }
-
   /** Whether DejaVu lacks a character of the text (then a CJK face is worth loading). */
   static needsFallback(regular: PDFFont, text: string): boolean {
-    const set = new Set(regular.getCharacterSet());
-    for (const char of text) if (char !== '\n' && (CJK_CHAR.test(char) || !set.has(char.codePointAt(0) ?? 0))) return true;
+    for (const char of text) if (char !== '\n' && (CJK_CHAR.test(char) || !covers(regular, char.codePointAt(0) ?? 0))) return true;
     return false;
   }
 
@@ -68,10 +68,10 @@ class Typesetter {
     if (picked) return picked;
     const code = char.codePointAt(0) ?? 0;
     const cjkScript = CJK_CHAR.test(char);
-    if (cjkScript && this.has(this.cjk, code)) picked = { font: this.cjk, char };
-    else if (this.has(this.regular, code)) picked = { font: this.regular, char };
-    else if (this.has(this.cjk, code)) picked = { font: this.cjk, char };
-    else picked = { font: this.regular, char: this.has(this.regular, 0xfffd) ? '\uFFFD' : '?' };
+    if (cjkScript && covers(this.cjk, code)) picked = { font: this.cjk, char };
+    else if (covers(this.regular, code)) picked = { font: this.regular, char };
+    else if (covers(this.cjk, code)) picked = { font: this.cjk, char };
+    else picked = { font: this.regular, char: covers(this.regular, 0xfffd) ? '\uFFFD' : '?' };
     this.picks.set(char, picked);
     return picked;
   }
