@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { release } from '../helpers/burn-producers.js';
-import { tempDir } from '../helpers/instance.js';
+import { qpdfExpanded } from '../helpers/export-fixtures.js';
 import { box, helvetica, helveticaWidth, pagePdf, pdftotext } from '../helpers/vector-pdfs.js';
 
 // /ActualText outside the boxes stays in content redaction: an emoji flag drawn as the letters "FR" with the
@@ -13,17 +10,6 @@ import { box, helvetica, helveticaWidth, pagePdf, pdftotext } from '../helpers/v
 // Oracles: poppler's pdftotext (which reads ActualText) and qpdf --qdf.
 
 const FLAG = 'FEFFD83CDDEBD83CDDF7'; // U+1F1EB U+1F1F7, the French flag, in UTF-16BE with its BOM
-
-function qdf(bytes: Buffer): string {
-  const dir = tempDir('obscura-actualtext-');
-  try {
-    fs.writeFileSync(path.join(dir, 'in.pdf'), bytes);
-    execFileSync('qpdf', ['--qdf', '--object-streams=disable', path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
-    return fs.readFileSync(path.join(dir, 'out.pdf')).toString('latin1');
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('ActualText in content redaction', () => {
   it('keeps a flag ActualText away from every box, drops the one over a boxed word', async () => {
@@ -41,7 +27,7 @@ describe('ActualText in content redaction', () => {
     expect(text).toContain('\u{1F1EB}\u{1F1F7}');
     expect(text).toContain('Keepword');
     expect(text).not.toMatch(/Hiddenflag|Secretword/);
-    const expanded = qdf(bytes);
+    const expanded = qpdfExpanded(bytes);
     expect(expanded).not.toContain('Hiddenflag');
     expect(expanded).not.toContain('MCID');
     expect(expanded.toUpperCase()).toContain(`<${FLAG}>`);

@@ -8,6 +8,7 @@ import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
 import { structureProblems } from '../../worker/burn-in/sanitize.js';
 import { bboxWords, boxOver, pdflatex, release, SETTINGS } from '../helpers/burn-producers.js';
+import { qpdfExpanded } from '../helpers/export-fixtures.js';
 import { tempDir } from '../helpers/instance.js';
 import { box, differingPixels, render } from '../helpers/vector-pdfs.js';
 
@@ -54,17 +55,6 @@ function qpdfLinks(bytes: Buffer): { pages: string[]; links: QpdfLink[][] } {
       });
     });
     return { pages: json.pages.map((page) => page.object), links };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function qdfText(bytes: Buffer): string {
-  const dir = tempDir('obscura-links-');
-  try {
-    fs.writeFileSync(path.join(dir, 'in.pdf'), bytes);
-    execFileSync('qpdf', ['--qdf', '--object-streams=disable', path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
-    return fs.readFileSync(path.join(dir, 'out.pdf')).toString('latin1');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -119,7 +109,7 @@ describe('links in a release', () => {
     // Rectangles unchanged (no Bates margin here: user space stays the source's).
     expect(first[0]?.rect).toEqual(before.links[0]?.find((link) => link.uri?.includes('keep'))?.rect);
 
-    const expanded = qdfText(bytes);
+    const expanded = qpdfExpanded(bytes);
     expect(expanded).not.toContain('hidden.example.org');
     expect(expanded).not.toMatch(/\/StructParent|\/PA\b|\/Next\b/);
     // MuPDF reads the kept link's URI as well.
@@ -143,7 +133,7 @@ describe('links in a release', () => {
     const after = qpdfLinks(bytes);
     expect(after.links[0]?.map((link) => link.uri)).toEqual(['https://keep.example.org/open', null]);
     expect(after.links[0]?.[1]?.dest).toBe(after.pages[1]);
-    expect(qdfText(bytes)).not.toContain('hidden.example.org');
+    expect(qpdfExpanded(bytes)).not.toContain('hidden.example.org');
   }, 120_000);
 
   it('drops a link whose frame touches a box', async () => {
@@ -155,7 +145,7 @@ describe('links in a release', () => {
     const uris = qpdfLinks(bytes).links[0]?.map((link) => link.uri) ?? [];
     expect(uris).not.toContain('https://keep.example.org/open');
     expect(uris).toContain('https://hidden.example.org/Zq7');
-    expect(qdfText(bytes)).not.toContain('keep.example.org');
+    expect(qpdfExpanded(bytes)).not.toContain('keep.example.org');
   }, 120_000);
 
   it('drops a jump to a withheld page; keeps the other links in place when Bates margins grow the page', async () => {
