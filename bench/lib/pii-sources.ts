@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { NER_DIR } from '../../scripts/ner-corpus.js';
 
 // Externally written text that holds pattern kinds (phones, e-mail and IP addresses, street addresses …),
 // read from where it already sits on the machine; none of it is copied into the repository. Labels for it
@@ -158,7 +159,7 @@ export function secText(tokens: readonly string[][]): string {
 }
 
 function secFilings(): SourceDocument[] {
-  const folder = process.env.OBSCURA_NER_DIR ?? path.resolve(ROOT, '..', 'shared', 'corpora', 'ner-train');
+  const folder = NER_DIR;
   return ['FIN3', 'FIN5'].flatMap((name) => {
     const file = path.join(folder, 'sec-filings', `${name}.txt`);
     if (!fs.existsSync(file)) return [];
