@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Config } from './config.js';
 import { openDatabase, type Db } from './db/connection.js';
 import { listBlobHashes } from './db/queries/blobs.js';
+import { transact } from './db/transaction.js';
 import { deleteExpiredDownloadTokens } from './db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore, releaseAllRunningIdempotencyKeys } from './db/queries/idempotency-keys.js';
 import { configureWorkerLimits } from './jobs/pool.js';
@@ -53,6 +54,6 @@ async function recoverAfterStart(db: Db, blobs: BlobStore, config: Config, clock
   await deleteIdempotencyKeysBefore(db, new Date(now.getTime() - config.idempotencyRetentionHours * 3600_000).toISOString());
   await deleteExpiredDownloadTokens(db, now.toISOString());
   if (alone) await blobs.sweep(await listBlobHashes(db));
-  await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
-  await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
+  await transact(db, (trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
+  await transact(db, (trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
 }

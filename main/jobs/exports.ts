@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { onExportChanged } from '../db/change-signals.js';
+import { transact } from '../db/transaction.js';
 import { findExportById, renewExportLeases } from '../db/queries/exports.js';
 import { leaseExpiry, processIdentity, type LeaseTerms } from '../cluster/identity.js';
 import type { ExportRow } from '../db/schema.js';
@@ -85,7 +86,7 @@ export class ExportRunner {
     const { db, clock, config } = this.runtime;
     if (this.stopped) return;
     await renewExportLeases(db, this.lease.owner, leaseExpiry(this.lease.seconds));
-    const recovered = await db.transaction().execute((trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
+    const recovered = await transact(db, (trx) => recoverInterruptedExports(trx, clock, config.exports.maxAttempts));
     if (recovered.requeued > 0) this.wake();
   }
 
@@ -110,6 +111,7 @@ export class ExportRunner {
 
   private async fill(): Promise<void> {
     while (!this.stopped && this.running.size < this.concurrency) {
+      // Not transact(): the claim is one SKIP LOCKED statement, exclusive under plain READ COMMITTED.
       const row = await this.runtime.db.transaction().execute((trx) => claimNextExport(trx, this.runtime.clock, this.lease));
       if (!row) return;
       const entry: Running = { controller: new AbortController(), done: Promise.resolve(), stopReason: null };
@@ -158,7 +160,7 @@ export class ExportRunner {
       // The file is durable at its address before any row names it.
       await blobs.commit(built.staged);
       staged = null;
-      await db.transaction().execute((trx) =>
+      await transact(db, (trx) =>
         completeExport(trx, clock, row.id, { sha256: built.staged.sha256, size: built.staged.size, mediaType: built.mediaType, fileName: built.fileName }, built.summary, built.release, this.lease.owner),
       );
     } catch (error) {
@@ -171,7 +173,7 @@ export class ExportRunner {
             : error instanceof ExportNotPossible
               ? `the export cannot run: ${error.message}`
               : `the export failed: ${failureDetail(error, this.runtime.dataDir)}`;
-        await db.transaction().execute((trx) => failExport(trx, clock, row.id, message, this.lease.owner));
+        await transact(db, (trx) => failExport(trx, clock, row.id, message, this.lease.owner));
       }
     } finally {
       clearTimeout(timeout);

@@ -1,4 +1,5 @@
 import { onJobsQueued } from '../db/change-signals.js';
+import { transact } from '../db/transaction.js';
 import type { Runtime } from '../runtime.js';
 import { claimNextJob, completeJob, failJob, recoverInterruptedJobs, requeueStoppedJob, setJobProgress, type ClaimedJob } from '../services/jobs.js';
 import { anyQueuedJob, renewJobLeases } from '../db/queries/jobs.js';
@@ -93,7 +94,7 @@ export class JobScheduler {
         entry.controller.abort();
       }
     }
-    const recovered = await db.transaction().execute((trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
+    const recovered = await transact(db, (trx) => recoverInterruptedJobs(trx, clock, config.jobs.maxAttempts));
     if (recovered.requeued > 0) this.wake();
   }
 
@@ -104,6 +105,7 @@ export class JobScheduler {
 
   private async fill(): Promise<void> {
     while (!this.stopped && this.running.size < this.pool.size) {
+      // Not transact(): the claim is one SKIP LOCKED statement, exclusive under plain READ COMMITTED.
       const claimed = await this.runtime.db.transaction().execute((trx) => claimNextJob(trx, this.runtime.clock, this.lease));
       if (!claimed) return;
       this.start(claimed);
@@ -125,13 +127,13 @@ export class JobScheduler {
     const { db, clock } = this.runtime;
     const owner = this.lease.owner;
     if (!blob) {
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran', 'running', owner));
+      await transact(db, (trx) => failJob(trx, clock, job.id, 'the document was deleted before the job ran', 'running', owner));
       return;
     }
     // A PDF waiting for its password would only fail obscurely inside the worker.
     const locked = await passwordBlock(db, job.document_id, job.kind);
     if (locked) {
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`, 'running', owner));
+      await transact(db, (trx) => failJob(trx, clock, job.id, `the ${job.kind} job failed: ${locked}`, 'running', owner));
       return;
     }
     let limitSeconds = 0;
@@ -159,7 +161,7 @@ export class JobScheduler {
         },
       });
       if (entry.stopReason) throw new Error('stopped');
-      await db.transaction().execute((trx) => completeJob(trx, clock, job.id, result, owner));
+      await transact(db, (trx) => completeJob(trx, clock, job.id, result, owner));
     } catch (error) {
       if (entry.stopReason === 'lease_lost') return; // another process runs it now
       if (entry.stopReason === 'shutdown') {
@@ -170,7 +172,7 @@ export class JobScheduler {
         entry.stopReason === 'time_limit'
           ? `the ${job.kind} job exceeded its time limit of ${limitSeconds} s (jobs.timeLimitSeconds.${job.kind}) and was stopped`
           : `the ${job.kind} job failed: ${failureDetail(error, this.runtime.dataDir)}`;
-      await db.transaction().execute((trx) => failJob(trx, clock, job.id, message, 'running', owner));
+      await transact(db, (trx) => failJob(trx, clock, job.id, message, 'running', owner));
     } finally {
       clearTimeout(timeout);
     }
