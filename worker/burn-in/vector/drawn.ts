@@ -1,5 +1,5 @@
 import type { Rect } from '../geometry.js';
-import type { Area } from './geometry.js';
+import { encloses, type Area } from './geometry.js';
 import type { RemovedGlyph } from './show.js';
 
 // The drawn black of each redaction: its box (with the padding), grown only to cover the whole ink of the
@@ -12,10 +12,6 @@ export interface DrawnRedaction {
   rects: Rect[];
   /** How far, in points, the black reaches beyond the box at most (0: not grown). */
   growth: number;
-}
-
-function inside(inner: Rect, outer: Rect): boolean {
-  return inner.x1 >= outer.x1 && inner.y1 >= outer.y1 && inner.x2 <= outer.x2 && inner.y2 <= outer.y2;
 }
 
 /** Glyph boxes side by side on one line become one rectangle (they overlap or touch along it). */
@@ -41,7 +37,7 @@ function merged(rects: Rect[]): Rect[] {
 export function drawnAreas(areas: readonly Area[], removed: readonly RemovedGlyph[]): DrawnRedaction[] {
   return areas.map((area, index) => {
     const polygon = area.reach > 0 || area.polygon.length !== 4;
-    const beyond = removed.filter((glyph) => glyph.areas[0] === index && (polygon || !inside(glyph.bounds, area.bounds))).map((glyph) => glyph.bounds);
+    const beyond = removed.filter((glyph) => glyph.areas[0] === index && (polygon || !encloses(area.bounds, glyph.bounds))).map((glyph) => glyph.bounds);
     const rects = merged(beyond);
     const { bounds } = area;
     const growth = rects.reduce((most, rect) => Math.max(most, bounds.x1 - rect.x1, rect.x2 - bounds.x2, bounds.y1 - rect.y1, rect.y2 - bounds.y2), 0);

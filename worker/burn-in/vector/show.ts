@@ -1,7 +1,7 @@
 import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import type { FontMetrics } from './fonts.js';
-import { boundsOf, meets, maxScale, multiply, quadOf, rectPolygon, type Area, type Matrix, type Point } from './geometry.js';
+import { boundsOf, encloses, meets, maxScale, multiply, quadOf, rectPolygon, type Area, type Matrix, type Point } from './geometry.js';
 import { splitCodes, type Ink, type InkShow } from './ink.js';
 import { formatNumber, hexString, join, literalString } from './serialize.js';
 import type { Operand } from './tokens.js';
@@ -252,16 +252,12 @@ function unplacedShow(elements: readonly Operand[], lengths: readonly number[][]
   if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix };
   const under = hits.find((index) => {
     const area = areas[index] as Area;
-    return area.reach === 0 && area.polygon.length === 4 && inside(grown, area.bounds);
+    return area.reach === 0 && area.polygon.length === 4 && encloses(area.bounds, grown);
   });
   if (under === undefined && !offPage) throw new Bail('a box covers part of the places viewers may draw text in a font without a descendant font');
   if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
   // Nothing is shown in its place (pdf.js moved over none of it): an empty TJ keeps the operator count.
   return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix };
-}
-
-function inside(inner: Rect, outer: Rect): boolean {
-  return inner.x1 >= outer.x1 && inner.y1 >= outer.y1 && inner.x2 <= outer.x2 && inner.y2 <= outer.y2;
 }
 
 function showBytes(items: readonly ShowItem[]): Uint8Array {
