@@ -4,6 +4,7 @@ import { newIdempotencyKey } from '../../api/http.js';
 import { getJob, isFinished, listDocumentJobs, startJob } from '../../api/jobs.js';
 import type { Document, Job, JobKind } from '../../api/types.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
+import { formatEta } from '../../domain/processing.js';
 
 // "Process all": every document of the case through scan → OCR → detection, two documents at a time, steps a
 // document already completed skipped and steps already under way (automatic processing) waited for. Run from this window (closing it stops starting further steps; jobs
@@ -25,11 +26,6 @@ async function untilFinished(job: Job): Promise<Job> {
     current = await getJob(current.id);
   }
   return current;
-}
-
-function formatEta(ms: number): string {
-  const seconds = Math.max(1, Math.round(ms / 1000));
-  return seconds < 90 ? `about ${seconds} s left` : `about ${Math.round(seconds / 60)} min left`;
 }
 
 interface Props {
@@ -95,7 +91,7 @@ export function ProcessAll({ documents, automatic, onFinished }: Props) {
   const failed = entries.filter((entry) => entry.state?.step === 'failed');
   const finished = entries.filter((entry) => entry.state?.step === 'done').length;
   const elapsed = Date.now() - progress.started;
-  const eta = progress.done > 0 && progress.done < progress.total ? formatEta((elapsed / progress.done) * (progress.total - progress.done)) : null;
+  const eta = progress.done > 0 && progress.done < progress.total ? formatEta((elapsed / progress.done) * (progress.total - progress.done) / 1000) : null;
   const ran = Object.keys(states).length > 0;
 
   return (
