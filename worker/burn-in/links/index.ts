@@ -1,5 +1,8 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFString, type PDFContext, type PDFObject, type PDFPage } from 'pdf-lib';
 import type { Rect } from '../geometry.js';
+import { overlaps } from '../vector/geometry.js';
+import { resolved } from '../vector/pdf-values.js';
+import { pageVisibleArea } from '../vector/redact.js';
 import type { SourceLink } from './read.js';
 
 // Links of the source that the release keeps: viewers (poppler, Acrobat) draw a link's border, so a release that
@@ -12,10 +15,6 @@ export { readLinks, type SourceLink } from './read.js';
 
 const LINK_KEYS = new Set(['Type', 'Subtype', 'Rect', 'P', 'F', 'Border', 'C', 'H', 'BS', 'QuadPoints', 'A', 'Dest']);
 const BORDER_STYLE_KEYS = new Set(['Type', 'W', 'S', 'D']);
-
-function touches(a: Rect, b: Rect): boolean {
-  return a.x1 <= b.x2 && b.x1 <= a.x2 && a.y1 <= b.y2 && b.y1 <= a.y2;
-}
 
 /** Everything a link may draw: its rectangle grown by its border, and each quad's bounds. */
 function linkAreas(link: SourceLink): Rect[] {
@@ -36,18 +35,7 @@ export function linkKept(link: SourceLink, drawn: readonly Rect[], visible: Rect
   const [x1, y1, x2, y2] = link.rect;
   // Wholly on the visible page: a stamp margin must not show a link that lay outside it.
   if (x1 < visible.x1 || y1 < visible.y1 || x2 > visible.x2 || y2 > visible.y2) return false;
-  return !linkAreas(link).some((area) => drawn.some((black) => touches(area, black)));
-}
-
-function visibleArea(page: PDFPage): Rect {
-  const media = page.getMediaBox();
-  const crop = page.getCropBox();
-  return {
-    x1: Math.max(media.x, crop.x),
-    y1: Math.max(media.y, crop.y),
-    x2: Math.min(media.x + media.width, crop.x + crop.width),
-    y2: Math.min(media.y + media.height, crop.y + crop.height),
-  };
+  return !linkAreas(link).some((area) => drawn.some((black) => overlaps(area, black)));
 }
 
 function hex(value: string): PDFHexString {
@@ -61,7 +49,7 @@ function hex(value: string): PDFHexString {
  */
 export function addLinks(page: PDFPage, links: readonly SourceLink[], drawn: readonly Rect[], pageOf: (sourcePage: number) => PDFRef | null): number {
   const context = page.doc.context;
-  const visible = visibleArea(page);
+  const visible = pageVisibleArea(page);
   let kept = 0;
   for (const link of links) {
     if (!linkKept(link, drawn, visible)) continue;
@@ -97,22 +85,18 @@ export function addLinks(page: PDFPage, links: readonly SourceLink[], drawn: rea
   return kept;
 }
 
-function resolve(context: PDFContext, object: PDFObject | undefined): PDFObject | undefined {
-  return object instanceof PDFRef ? context.lookup(object) : object;
-}
-
 /**
  * Whether an annotation of the output is a link as addLinks makes them (only those keys, a URI action or an
  * explicit destination on one of `pages`); returns its URI action dictionary (or null) when so, false when not.
  */
 export function releasedLink(context: PDFContext, object: PDFObject | undefined, pages: ReadonlySet<PDFRef>): PDFDict | null | false {
-  const link = resolve(context, object);
+  const link = resolved(context, object);
   if (!(link instanceof PDFDict)) return false;
   if (link.get(PDFName.of('Type')) !== PDFName.of('Annot') || link.get(PDFName.of('Subtype')) !== PDFName.of('Link')) return false;
   if (link.keys().some((key) => !LINK_KEYS.has(key.decodeText()))) return false;
   const owner = link.get(PDFName.of('P'));
   if (owner !== undefined && !(owner instanceof PDFRef && pages.has(owner))) return false;
-  const style = resolve(context, link.get(PDFName.of('BS')));
+  const style = resolved(context, link.get(PDFName.of('BS')));
   if (style !== undefined && (!(style instanceof PDFDict) || style.keys().some((key) => !BORDER_STYLE_KEYS.has(key.decodeText())))) return false;
   const dest = link.get(PDFName.of('Dest'));
   if (dest !== undefined) {
@@ -120,7 +104,7 @@ export function releasedLink(context: PDFContext, object: PDFObject | undefined,
     if (!(first instanceof PDFRef && pages.has(first))) return false;
     if ((dest as PDFArray).asArray().slice(1).some((item) => item instanceof PDFDict || item instanceof PDFArray || item instanceof PDFRef)) return false;
   }
-  const action = resolve(context, link.get(PDFName.of('A')));
+  const action = resolved(context, link.get(PDFName.of('A')));
   if (action === undefined) return null;
   if (!(action instanceof PDFDict) || action.get(PDFName.of('S')) !== PDFName.of('URI')) return false;
   if (action.keys().some((key) => !['S', 'URI', 'Type'].includes(key.decodeText()))) return false;

@@ -63,7 +63,8 @@ export function encloses(outer: Rect, inner: Rect): boolean {
   return inner.x1 >= outer.x1 && inner.y1 >= outer.y1 && inner.x2 <= outer.x2 && inner.y2 <= outer.y2;
 }
 
-function overlaps(a: Rect, b: Rect): boolean {
+/** Whether two rectangles share a point (touching counts). */
+export function overlaps(a: Rect, b: Rect): boolean {
   return a.x1 <= b.x2 && b.x1 <= a.x2 && a.y1 <= b.y2 && b.y1 <= a.y2;
 }
 

@@ -1,4 +1,4 @@
-import { decodePDFRawStream, PDFArray, PDFContentStream, PDFRawStream, type PDFContext, type PDFDocument, type PDFObject } from 'pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFContentStream, PDFRawStream, type PDFContext, type PDFDocument, type PDFObject, type PDFPage } from 'pdf-lib';
 import type { BurnBox } from '../../../main/common/export-tasks.js';
 import type { Rect } from '../geometry.js';
 import { drawnAreas, type DrawnRedaction } from './drawn.js';
@@ -62,7 +62,11 @@ export function pageContent(doc: PDFDocument, pageIndex: number): Uint8Array {
 }
 
 export function visibleArea(doc: PDFDocument, pageIndex: number): Rect {
-  const page = doc.getPage(pageIndex);
+  return pageVisibleArea(doc.getPage(pageIndex));
+}
+
+/** The part of the media box the crop box shows. */
+export function pageVisibleArea(page: PDFPage): Rect {
   const media = page.getMediaBox();
   const crop = page.getCropBox();
   return {
