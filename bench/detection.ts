@@ -4,7 +4,7 @@ import { detectPages } from '../worker/detection/index.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateCorpus, type CorpusDocument } from './lib/detection-corpus.js';
-import { externalAddressTexts, externalPersonTexts, f2Of, layOut, scoreLaidOut, type LabelledText } from './lib/detection-external.js';
+import { externalAddressTexts, externalPersonTexts, f2Of, layOut, scoreLaidOut, type Disagreement, type LabelledText } from './lib/detection-external.js';
 import { fmt, fmtInt } from './lib/format.js';
 import { labelledDocuments } from './lib/pii-sources.js';
 import type { Benchmark, BenchReport, Check } from './types.js';
@@ -173,7 +173,7 @@ type Measure = (
   targets: Readonly<Record<string, number>>,
   minGold?: number,
   skipEmpty?: boolean,
-) => { tallies: Map<string, { gold: number }>; disagreements: { kind: string; doc: number; type: string; text: string }[] };
+) => { tallies: Map<string, { gold: number }>; disagreements: Disagreement[] };
 
 /**
  * Pattern kinds on external text labelled by hand (bench/labels/external-pii.json, docs/detection-model.md):

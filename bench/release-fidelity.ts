@@ -184,7 +184,6 @@ interface FileResult {
   reasons: string[];
   sizeRatio: number;
   timeRatio: number;
-  renderedPageBytes: number[];
   renderedImages: { page: number; bytes: number; filter: string }[];
   error: string | null;
 }
@@ -205,7 +204,7 @@ export const releaseFidelity: Benchmark = {
     try {
       await runExports(dir, load, async (exportOne) => {
         for (const input of inputs) {
-          const result: FileResult = { name: input.name, corpus: input.corpus, boxes: 0, leaked: 0, removed: 0, unsearchable: 0, pixels: 0, vector: 0, rendered: 0, reasons: [], sizeRatio: 0, timeRatio: 0, renderedPageBytes: [], renderedImages: [], error: null };
+          const result: FileResult = { name: input.name, corpus: input.corpus, boxes: 0, leaked: 0, removed: 0, unsearchable: 0, pixels: 0, vector: 0, rendered: 0, reasons: [], sizeRatio: 0, timeRatio: 0, renderedImages: [], error: null };
           results.push(result);
           try {
             const words = displayWords(input.bytes);
@@ -232,7 +231,6 @@ export const releaseFidelity: Benchmark = {
             result.vector = exported.vectorPages;
             result.rendered = exported.rendered.length;
             result.reasons = exported.rendered.map((entry) => `p${entry.page}: ${entry.reason}`);
-            result.renderedPageBytes = exported.renderedImageBytes;
             result.renderedImages = exported.renderedImages;
             // Leaks: a boxed word occurring in the output more often than outside the boxes in the source. Counted
             // per boxed page on -bbox words (logical order, as the word was picked) and over the whole plain text,
@@ -316,7 +314,7 @@ function report(results: FileResult[]): BenchReport {
   const done = results.filter((result) => result.error === null);
   const sum = (key: 'leaked' | 'removed' | 'unsearchable' | 'pixels' | 'vector' | 'rendered' | 'boxes') => done.reduce((total, result) => total + result[key], 0);
   const contentOnly = done.filter((result) => result.rendered === 0 && result.vector > 0).map((result) => result.sizeRatio);
-  const imageBytes = done.flatMap((result) => result.renderedPageBytes);
+  const imageBytes = done.flatMap((result) => result.renderedImages.map((image) => image.bytes));
   const table = [
     ['file', 'boxes', 'leaked', 'removed', 'unsearchable', 'pixels', 'content', 'rendered', 'size ×', 'time ×'],
     ...results.map((result) =>

@@ -109,14 +109,22 @@ const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) -
  * its kind; a span is found when a finding of its kind touches one of its words. Kinds outside `kinds` are
  * not counted (the corpora label only some kinds).
  */
+/** A labelled value no finding touched, or a finding that touches no labelled value (`doc` indexes the texts). */
+export interface Disagreement {
+  kind: string;
+  doc: number;
+  type: 'missed' | 'false positive';
+  text: string;
+}
+
 export function scoreLaidOut(
   texts: readonly LabelledText[],
   pages: readonly LaidOutPage[],
   findingsOf: (page: TaskPage) => DetectionFinding[],
   kinds: ReadonlySet<string>,
-): { tallies: Map<string, KindTally>; /** CPU ms per page. */ msPerPage: number[]; /** Missed values and false positives, for reading. */ disagreements: { kind: string; doc: number; type: 'missed' | 'false positive'; text: string }[] } {
+): { tallies: Map<string, KindTally>; /** CPU ms per page. */ msPerPage: number[]; /** Missed values and false positives, for reading. */ disagreements: Disagreement[] } {
   const tallies = new Map<string, KindTally>([...kinds].map((kind) => [kind, { gold: 0, found: 0, predicted: 0, correct: 0 }]));
-  const disagreements: { kind: string; doc: number; type: 'missed' | 'false positive'; text: string }[] = [];
+  const disagreements: Disagreement[] = [];
   const hit = new Set<string>();
   const msPerPage: number[] = [];
   for (const laid of pages) {

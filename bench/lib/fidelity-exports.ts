@@ -13,8 +13,6 @@ export interface ExportedFile {
   rendered: { page: number; reason: string }[];
   /** Growth of the black over cut glyphs, by index of the box as given. */
   grown: { index: number; growth: number }[];
-  /** Bytes of the page image of each rendered page. */
-  renderedImageBytes: number[];
   /** The page image of each rendered page: its bytes and its filter(s) as stored in the output. */
   renderedImages: { page: number; bytes: number; filter: string }[];
 }
@@ -99,7 +97,7 @@ export async function runExports(dir: string, load: Load, body: (exportOne: Expo
             vectorPages: burn?.vector_pages ?? 0,
             rendered,
             grown: (burn?.grown ?? []).map((entry) => ({ index: ids.indexOf(entry.redaction_id), growth: entry.growth_pt })),
-            ...(await pageImages(output, rendered.map((entry) => entry.page)).then((images) => ({ renderedImageBytes: images.map((image) => image.bytes), renderedImages: images }))),
+            renderedImages: await pageImages(output, rendered.map((entry) => entry.page)),
           };
         }
         if (current.status === 'failed' || current.status === 'cancelled') throw new Error(`export ${current.status}: ${current.error_message ?? ''}`);
