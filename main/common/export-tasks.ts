@@ -120,8 +120,11 @@ export interface RewrittenPage {
   /** Images redacted in their pixels: new image XObjects the content draws by `name` (the stored stream in a
    * work file, its dictionary described by `data`); the originals stay behind. */
   images?: { name: string; replaces?: string; contentPath: string; data: { width: number; height: number; mask: boolean; colorSpace: 'DeviceGray' | 'DeviceRGB' | null; bitsPerComponent: 1 | 8; filter: 'CCITTFaxDecode' | 'FlateDecode' } }[];
-  /** The page's words that stay (the allowance of the leak check; no text layer is added). */
+  /** The page's words that stay (the allowance of the leak check), the text layer's included. */
   words: LayerWord[];
+  /** Stored (OCR) words of what the page shows only as pixels (a scan), outside every box: added as an
+   * invisible text layer, as on rendered pages, so a redacted scan stays searchable. */
+  textLayer?: LayerWord[];
   withheld: string[];
 }
 

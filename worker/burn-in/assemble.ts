@@ -136,6 +136,7 @@ async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promi
   // The rewritten content names no property list (BDC became BMC); none may travel, whatever a tag is called.
   resources.delete(PDFName.of('Properties'));
   if (page.labelFont) addLabelFont(source.context, resources, page.labelFont);
+  if (page.textLayer) addTextLayer(source, source.getPage(page.page - 1), page.textLayer);
 }
 
 /** What verification compares a burned page with (fidelity/): its source page and the black drawn on it. */

@@ -13,7 +13,7 @@ import { addFormCopies, deflated, type FormCopy } from './vector/forms.js';
 import { addImageCopies, redactImage, type ImageData } from './vector/images.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
-import { leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
+import { layerText, leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
 // The rewritten pages are then read back by pdf.js, independently of the rewriting: no word of the source that
@@ -34,6 +34,8 @@ export interface Candidate {
   /** Words the page's text put under a box (tokens), and the words that stay. */
   withheld: Set<string>;
   kept: LayerWord[];
+  /** Stored words the page's text lacks (OCR of a scan) that stay: the page's invisible text layer. */
+  ocrLayer?: LayerWord[];
   /** Copies of forms the new content draws (their text redacted); none when absent. */
   forms?: FormCopy[];
   /** Images the new content draws redacted in their pixels; none when absent. */
@@ -127,6 +129,24 @@ export function sortWords(fromText: readonly SourceWord[], stored: readonly Sour
   for (const word of stored) if (hidden(word)) withheld.add(token(word.text));
   withheld.delete('');
   return { withheld, kept };
+}
+
+/**
+ * Stored words (OCR) that the page's own text does not hold: text a scan shows only as pixels. Those clear of
+ * every box by the rendered pages' rule (any part within the padding and a quarter unit) become the rewritten
+ * page's invisible text layer, so a scan redacted in its content stays as searchable as a rendered one.
+ */
+async function imageOnlyWords(fromText: readonly SourceWord[], stored: readonly SourceWord[], boxes: readonly BurnBox[], padding: number, visible: Rect): Promise<LayerWord[]> {
+  const margin = padding + 0.25;
+  const layer: LayerWord[] = [];
+  for (const word of stored) {
+    const middle = center(word);
+    if (fromText.some((text) => contains(text, middle))) continue;
+    if (!contains(visible, middle) || boxes.some((box) => boxCovers(box, word, margin, margin))) continue;
+    const text = await layerText(word.text);
+    if (text !== '') layer.push({ text, x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 });
+  }
+  return layer;
 }
 
 /** Problems of a rewritten page as pdf.js reads it; empty when it passes. */
@@ -268,7 +288,9 @@ export async function rewritePages(
       outcomes.set(request.page, `an image under a box cannot be redacted in its pixels: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const sorted = sortWords(words, storedWords(request.words), request.boxes, padding, result.visible);
+    const stored = storedWords(request.words);
+    const sorted = sortWords(words, stored, request.boxes, padding, result.visible);
+    const ocrLayer = await imageOnlyWords(words, stored, request.boxes, padding, result.visible);
     candidates.push({
       page: request.page,
       boxes: request.boxes,
@@ -288,6 +310,7 @@ export async function rewritePages(
       })),
       visible: result.visible,
       ...sorted,
+      ocrLayer,
     });
   }
   if (candidates.length === 0) return outcomes;
@@ -328,7 +351,8 @@ export async function rewritePages(
       drawnAreas: drawnAreas(candidate.boxes, padding, candidate.drawn),
       ...(forms.length > 0 && { forms }),
       ...(images.length > 0 && { images }),
-      words: [...candidate.kept, ...candidate.labels],
+      words: [...candidate.kept, ...candidate.labels, ...(candidate.ocrLayer ?? [])],
+      ...(candidate.ocrLayer && candidate.ocrLayer.length > 0 && { textLayer: candidate.ocrLayer }),
       withheld: [...candidate.withheld],
     });
   }

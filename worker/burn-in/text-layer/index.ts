@@ -1,4 +1,4 @@
-import { PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from 'pdf-lib';
+import { PDFDict, PDFName, PDFString, type PDFDocument, type PDFPage, type PDFRef } from 'pdf-lib';
 import type { LayerWord } from '../../../main/common/export-tasks.js';
 import { ASCENT, DESCENT, GLYPH_ADVANCE, glyphlessFont, UNITS_PER_EM } from './glyphless.js';
 
@@ -96,11 +96,21 @@ export function layerContent(fontName: string, words: readonly LayerWord[]): { c
   return { content: parts.join('\n'), chars };
 }
 
-/** Adds the invisible words to a page as a content stream of their own, with the page's own Type0 font. */
+/**
+ * Adds the invisible words to a page as a content stream of their own, with the page's own Type0 font. The
+ * page may be a source page redacted in its content: its content must leave the graphics state as it found
+ * it (the rewritten content is wrapped in q … Q), the font takes a name the page does not use, and a font
+ * dictionary shared with other pages is copied, not changed.
+ */
 export function addTextLayer(out: PDFDocument, page: PDFPage, words: readonly LayerWord[]): void {
   if (words.length === 0) return;
   const context = out.context;
-  const fontName = 'TextLayer';
+  const resources = page.node.Resources();
+  if (!resources) throw new Error('the page has no resource dictionary for its text layer');
+  const existing = context.lookupMaybe(resources.get(PDFName.of('Font')), PDFDict);
+  const fonts = existing ? existing.clone(context) : (context.obj({}) as PDFDict);
+  let fontName = 'TextLayer';
+  for (let suffix = 1; fonts.has(PDFName.of(fontName)); suffix += 1) fontName = `TextLayer${suffix}`;
   const { content, chars } = layerContent(fontName, words);
   if (chars.length === 0) return;
   // Every CID draws glyph 1, the blank one.
@@ -127,6 +137,7 @@ export function addTextLayer(out: PDFDocument, page: PDFPage, words: readonly La
       ToUnicode: context.register(context.flateStream(toUnicode(chars))),
     }),
   );
-  page.node.setFontDictionary(PDFName.of(fontName), font);
+  fonts.set(PDFName.of(fontName), font);
+  resources.set(PDFName.of('Font'), fonts);
   page.node.addContentStream(context.register(context.flateStream(content)));
 }
