@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { NER_DIR } from '../../scripts/ner-corpus.js';
 
 // Externally written text that holds pattern kinds (phones, e-mail and IP addresses, street addresses …),
@@ -42,6 +43,18 @@ export const SOURCES: readonly SourceInfo[] = [
     note: 'present where the listed Debian packages are installed',
   },
   {
+    source: 'debian-copyright-b',
+    where: '/usr/share/doc/<package>/copyright, a second fixed list of packages, disjoint from the first',
+    licence: 'Debian packaging notices, each under its package licence (all DFSG-free)',
+    note: 'present where the listed Debian packages are installed; labelled later, as a fresh held-out set',
+  },
+  {
+    source: 'texlive-readme',
+    where: '/usr/share/doc/texlive-doc/**/README* (plain or gzip text; not .pdf or .html), Debian texlive-*-doc packages',
+    licence: 'TeX Live documentation, each under its package licence (LPPL, GPL, public domain; all free)',
+    note: 'present where the Debian TeX Live documentation is installed; labelled later, as a fresh held-out set',
+  },
+  {
     source: 'readme',
     where: 'README.md of ipaddr.js, @fastify/proxy-addr and semver in node_modules',
     licence: 'MIT (ipaddr.js, proxy-addr), ISC (semver)',
@@ -69,6 +82,8 @@ export const SOURCES: readonly SourceInfo[] = [
 
 /** The Debian packages whose copyright files are labelled (chosen by name hash, see docs/detection-model.md). */
 export const DEBIAN_PACKAGES_FILE = path.join(ROOT, 'bench', 'labels', 'external-pii-debian.txt');
+/** The second, disjoint Debian list (SHA-1 first byte ≡ 4 mod 8), labelled after the first round of fixes. */
+export const DEBIAN_PACKAGES_FILE_B = path.join(ROOT, 'bench', 'labels', 'external-pii-debian-b.txt');
 
 const EDRM_FOOTER = /\s*\*{11}\r?\nEDRM Enron Email Data Set[\s\S]*?\*{11}\s*$/;
 
@@ -93,12 +108,25 @@ function enron(): SourceDocument[] {
   return documents;
 }
 
-function debianCopyright(): SourceDocument[] {
-  if (!fs.existsSync(DEBIAN_PACKAGES_FILE)) return [];
-  const names = fs.readFileSync(DEBIAN_PACKAGES_FILE, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+function debianCopyright(source = 'debian-copyright', list = DEBIAN_PACKAGES_FILE): SourceDocument[] {
+  if (!fs.existsSync(list)) return [];
+  const names = fs.readFileSync(list, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
   return names.flatMap((name) => {
     const file = path.join('/usr/share/doc', name, 'copyright');
-    return fs.existsSync(file) ? [{ id: `debian-copyright:${name}`, source: 'debian-copyright', text: normalise(fs.readFileSync(file, 'utf8')) }] : [];
+    return fs.existsSync(file) ? [{ id: `${source}:${name}`, source, text: normalise(fs.readFileSync(file, 'utf8')) }] : [];
+  });
+}
+
+function texliveReadmes(): SourceDocument[] {
+  const root = '/usr/share/doc/texlive-doc';
+  if (!fs.existsSync(root)) return [];
+  const files = (fs.readdirSync(root, { recursive: true }) as string[])
+    .filter((name) => /^README/i.test(path.basename(name)) && !/\.(?:pdf|html)$/i.test(name) && fs.statSync(path.join(root, name)).isFile())
+    .sort();
+  return files.map((name) => {
+    const bytes = fs.readFileSync(path.join(root, name));
+    const text = new TextDecoder('utf-8').decode(name.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes);
+    return { id: `texlive-readme:${name}`, source: 'texlive-readme', text: normalise(text) };
   });
 }
 
@@ -183,7 +211,7 @@ function secFilings(): SourceDocument[] {
 
 /** Every external document available here, by id. */
 export function loadSourceDocuments(): Map<string, SourceDocument> {
-  const all = [...enron(), ...debianCopyright(), ...readmes(), ...nodejsDoc(), ...secFilings(), ...realworldPdfs()];
+  const all = [...enron(), ...debianCopyright(), ...debianCopyright('debian-copyright-b', DEBIAN_PACKAGES_FILE_B), ...texliveReadmes(), ...readmes(), ...nodejsDoc(), ...secFilings(), ...realworldPdfs()];
   return new Map(all.map((document) => [document.id, document]));
 }
 
