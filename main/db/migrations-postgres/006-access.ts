@@ -1,7 +1,7 @@
 // PostgreSQL twin of migrations/006-access.ts (translation rules in index.ts). The seed statements are that
 // migration's own (plain INSERT … SELECT, the same on both databases); on PostgreSQL the NOCASE unique
 // columns (role name, exemption code, template name) become unique indexes on the ASCII-folded value.
-import { seedExemptions, seedRoles } from '../migrations/006-access.js';
+import { seedAccess } from '../migrations/006-access.js';
 
 export const access = `
 CREATE TABLE idempotency_records (
@@ -93,10 +93,5 @@ CREATE TABLE redaction_templates (
 );
 CREATE UNIQUE INDEX redaction_templates_name_nocase ON redaction_templates (organization_id, lower(name COLLATE "C"));
 CREATE INDEX redaction_templates_exemption ON redaction_templates(exemption_id);
-${seedRoles}
-INSERT INTO user_roles (user_id, role_id, organization_id, assigned_at)
-  SELECT users.id, roles.id, users.organization_id, users.created_at
-  FROM users JOIN roles ON roles.organization_id = users.organization_id AND roles.built_in = 'admin'
-  WHERE users.is_admin = 1;
-${seedExemptions}
+${seedAccess}
 `;

@@ -47,17 +47,25 @@ const FEDERAL_EXEMPTIONS: [string, string, string, string | null][] = [
 
 const text = (value: string | null) => (value === null ? 'NULL' : `'${value.replaceAll("'", "''")}'`);
 
-export const seedRoles = BUILT_IN_ROLES.map(
+const seedRoles = BUILT_IN_ROLES.map(
   ([name, description, scopes]) => `
 INSERT INTO roles (organization_id, name, description, scopes, built_in, created_at, updated_at)
 SELECT id, ${text(name)}, ${text(description)}, ${text(JSON.stringify(scopes))}, ${text(name)}, created_at, created_at FROM organizations;`,
 ).join('');
 
-export const seedExemptions = FEDERAL_EXEMPTIONS.map(
+const seedExemptions = FEDERAL_EXEMPTIONS.map(
   ([code, name, description, layer]) => `
 INSERT INTO exemptions (organization_id, code, name, description, layer, jurisdiction, built_in, created_at, updated_at)
 SELECT id, ${text(code)}, ${text(name)}, ${text(description)}, ${text(layer)}, 'federal', 1, created_at, created_at FROM organizations;`,
 ).join('');
+
+// Existing admins get the admin role. Plain INSERT … SELECT: the PostgreSQL twin runs these same statements.
+export const seedAccess = `${seedRoles}
+INSERT INTO user_roles (user_id, role_id, organization_id, assigned_at)
+  SELECT users.id, roles.id, users.organization_id, users.created_at
+  FROM users JOIN roles ON roles.organization_id = users.organization_id AND roles.built_in = 'admin'
+  WHERE users.is_admin = 1;
+${seedExemptions}`;
 
 export const access = `
 CREATE TABLE idempotency_records (
@@ -149,10 +157,5 @@ CREATE TABLE redaction_templates (
   UNIQUE (organization_id, name)
 ) STRICT;
 CREATE INDEX redaction_templates_exemption ON redaction_templates(exemption_id);
-${seedRoles}
-INSERT INTO user_roles (user_id, role_id, organization_id, assigned_at)
-  SELECT users.id, roles.id, users.organization_id, users.created_at
-  FROM users JOIN roles ON roles.organization_id = users.organization_id AND roles.built_in = 'admin'
-  WHERE users.is_admin = 1;
-${seedExemptions}
+${seedAccess}
 `;
