@@ -4,7 +4,7 @@ import { fmt, fmtInt } from './lib/format.js';
 import { runLoad, type LoadStats } from './lib/load.js';
 import { mainThreadProfile, startTarget } from './lib/target.js';
 import type { BareTargetInput } from './targets/bare-api.js';
-import type { ObscuraTargetInfo } from './targets/obscura-api.js';
+import type { ObscuraTargetInfo, ObscuraTargetInput } from './targets/obscura-api.js';
 import type { Benchmark, BenchReport, BenchSettings } from './types.js';
 import { startBenchPostgres } from './lib/postgres.js';
 
@@ -18,6 +18,8 @@ export interface ApiLatencyResult {
   connections: number;
   seconds: number;
   obscura: LoadStats;
+  /** The same with rate limits counted (shared windows, limits never reached), per backend. */
+  limited: { sqlite: LoadStats; postgres: LoadStats | null };
   /** The same instance on PostgreSQL (issue 21); null when no cluster could start (postgresSkipped says why). */
   postgres: LoadStats | null;
   postgresSkipped: string | null;
@@ -43,6 +45,16 @@ function row(name: string, stats: LoadStats): string[] {
   return [name, fmtInt(stats.rps), fmt(stats.p50), fmt(stats.p99), fmt(stats.p999), fmt(stats.mean), fmt(stats.max), fmtInt(stats.ok)];
 }
 
+/** A fresh instance (on OBSCURA_DATABASE_URL when set) measured on its own case, then stopped. */
+async function measureTarget(settings: BenchSettings, label: string, input: ObscuraTargetInput, headers: Record<string, string>): Promise<LoadStats> {
+  const target = await startTarget<ObscuraTargetInfo>('targets/obscura-api.ts', { profileDir: null, input });
+  try {
+    return await measure(settings, label, `${target.info.baseUrl}/api/v1/cases/${target.info.caseId}`, { ...headers, 'x-api-key': target.info.apiKey });
+  } finally {
+    await target.stop();
+  }
+}
+
 export async function runApiLatency(settings: BenchSettings): Promise<ApiLatencyResult> {
   const profileDirFor = (name: string) => (settings.profileDir ? path.join(settings.profileDir, `api-latency-${name}`) : null);
   // 1. The real instance, with the full per-request machinery.
@@ -63,10 +75,12 @@ export async function runApiLatency(settings: BenchSettings): Promise<ApiLatency
   } finally {
     await obscura.stop();
   }
+  const limitedSqlite = await measureTarget(settings, 'obscura, rate limits counted', { rateLimits: true }, headers);
 
   // 1b. The same instance on PostgreSQL, when a throwaway cluster can be started here.
   let postgresStats: LoadStats | null = null;
   let postgresSkipped: string | null = null;
+  let limitedPostgres: LoadStats | null = null;
   const cluster = await startBenchPostgres(settings.log);
   if ('skipped' in cluster) postgresSkipped = cluster.skipped;
   else {
@@ -78,6 +92,7 @@ export async function runApiLatency(settings: BenchSettings): Promise<ApiLatency
       } finally {
         await onPostgres.stop();
       }
+      limitedPostgres = await measureTarget(settings, 'obscura on PostgreSQL, rate limits counted', { rateLimits: true }, headers);
     } finally {
       delete process.env.OBSCURA_DATABASE_URL;
       cluster.stop();
@@ -113,6 +128,7 @@ export async function runApiLatency(settings: BenchSettings): Promise<ApiLatency
     connections: settings.connections,
     seconds: settings.seconds,
     obscura: obscuraStats,
+    limited: { sqlite: limitedSqlite, postgres: limitedPostgres },
     postgres: postgresStats,
     postgresSkipped,
     bare: bareStats,
@@ -139,7 +155,9 @@ export const apiLatency: Benchmark = {
       table: [
         ['server', 'req/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'mean ms', 'max ms', 'requests'],
         row('obscura (auth + idempotency), SQLite', result.obscura),
+        row('  + rate limits counted (shared windows), SQLite', result.limited.sqlite),
         ...(result.postgres ? [row('obscura (auth + idempotency), PostgreSQL', result.postgres)] : []),
+        ...(result.limited.postgres ? [row('  + rate limits counted (shared windows), PostgreSQL', result.limited.postgres)] : []),
         row('bare fastify (same bytes)', result.bare),
       ],
       notes,

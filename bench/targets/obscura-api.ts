@@ -1,10 +1,11 @@
-// A real Obscura instance for the benchmarks: temp data dir, rate limits lifted, one organization and its
+// A real Obscura instance for the benchmarks: temp data dir, rate limits lifted (or counted with limits no run
+// reaches, input `{rateLimits: true}`: every request then also counts in the shared windows), one organization and its
 // API key, one case created through the API itself. Every request still goes through the host/origin
 // guard, key authentication, scope checks, the idempotency hooks and zod response serialisation.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveTarget } from '../lib/target.js';
+import { serveTarget, targetInput } from '../lib/target.js';
 
 // The server under test is the compiled build (`npm run bench` builds first), not the TypeScript sources
 // through tsx's loader, so the numbers are those of the shipped code.
@@ -16,6 +17,10 @@ const { openRuntime } = (await import(new URL('runtime.js', dist).href)) as type
 const { createOrganization } = (await import(new URL('services/bootstrap.js', dist).href)) as typeof import('../../main/services/bootstrap.js');
 const { systemClock } = (await import(new URL('services/context.js', dist).href)) as typeof import('../../main/services/context.js');
 
+export interface ObscuraTargetInput {
+  rateLimits?: boolean;
+}
+
 export interface ObscuraTargetInfo {
   baseUrl: string;
   apiKey: string;
@@ -24,7 +29,9 @@ export interface ObscuraTargetInfo {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-bench-'));
-const config = loadConfig(dataDir, { port: 0, rateLimits: { enabled: false } });
+const unreachable = { limit: 1_000_000_000, windowSeconds: 60 };
+const rateLimits = targetInput<ObscuraTargetInput | null>()?.rateLimits ? { enabled: true, perRawKey: unreachable, perApiKey: unreachable, perOrganization: unreachable } : { enabled: false };
+const config = loadConfig(dataDir, { port: 0, rateLimits });
 const runtime = await openRuntime(dataDir, config, systemClock);
 const org = await createOrganization(runtime.db, systemClock, { name: 'Bench organization', adminUsername: 'bench-admin' });
 const server = await createHttpServer(runtime, { logger: false });

@@ -693,6 +693,7 @@ export interface Database {
   runner_locks: RunnerLocksTable;
   shared_epochs: SharedEpochsTable;
   throttle_entries: ThrottleEntriesTable;
+  rate_windows: RateWindowsTable;
 }
 
 /** One owner at a time for a singleton runner on SQLite (main/db/locks.ts). */
@@ -709,6 +710,13 @@ export interface SharedEpochsTable {
 }
 
 /** Failed sign-in counts shared by every process (main/services/login-throttle.ts); times in epoch ms. */
+/** A fixed request-rate window of one tier and key (migration 20), counted by every process. */
+export interface RateWindowsTable {
+  bucket: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface ThrottleEntriesTable {
   scope: string;
   name: string;

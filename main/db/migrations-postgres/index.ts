@@ -16,6 +16,7 @@ import { templateMinScore } from './014-template-min-score.js';
 import { autoProcessing, documentPasswords } from './016-document-passwords.js';
 import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
+import { rateWindows } from './020-rate-windows.js';
 
 /**
  * The PostgreSQL history: one twin per SQLite migration (main/db/migrations), same version and name, so a row
@@ -48,4 +49,5 @@ export const postgresMigrations: readonly Migration[] = [
   { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing },
   { version: 17, name: 'shared-server', up: sharedServer },
   { version: 19, name: 'intake-indexes', up: intakeIndexes },
+  { version: 20, name: 'rate-windows', up: rateWindows },
 ];

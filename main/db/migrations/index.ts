@@ -15,6 +15,7 @@ import { templateMinScore } from './014-template-min-score.js';
 import { autoProcessing, documentPasswords, searchStaleTriggers } from './016-document-passwords.js';
 import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
+import { rateWindows } from './020-rate-windows.js';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'document-passwords', up: documentPasswords + autoProcessing + searchStaleTriggers },
   { version: 17, name: 'shared-server', up: sharedServer },
   { version: 19, name: 'intake-indexes', up: intakeIndexes },
+  { version: 20, name: 'rate-windows', up: rateWindows },
 ];

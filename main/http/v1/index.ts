@@ -31,7 +31,8 @@ import { webhookRoutes } from './webhooks.js';
 
 /** The key-authenticated integration API under /api/v1. */
 export const integrationApi: FastifyPluginAsync = async (app) => {
-  const limits = new RateLimits(app.obscura.runtime.config.rateLimits);
+  const { config, db, clock } = app.obscura.runtime;
+  const limits = new RateLimits(config.rateLimits, db, clock);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
   app.setErrorHandler(envelopeErrorHandler);

@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../common/errors.js';
+import type { Executor as Db } from '../../db/queries/executor.js';
+import { countRequest, deleteWindowsBefore } from '../../db/queries/rate-windows.js';
+import type { Clock } from '../../services/context.js';
 
 type TierName = 'raw-key' | 'api-key' | 'organization';
 
@@ -9,28 +11,35 @@ interface Tier {
   name: TierName;
   limit: number;
   windowSeconds: number;
-  limiter: RateLimiterMemory;
 }
 
+/** Lapsed windows are deleted once every this many counted requests. */
+const PRUNE_EVERY = 1000;
+
 /**
- * The spec's three tiers, each a fixed window per key. The raw x-api-key tier is counted before
- * authentication so that guessing keys is throttled too. Headers follow the IETF RateLimit fields draft.
+ * The spec's three tiers, each a fixed window per key opened by its first request. The raw x-api-key tier is
+ * counted before authentication so that guessing keys is throttled too. The windows are rows of the database
+ * (`rate_windows`, migration 20), so every process on it counts against one allowance: N servers behind one
+ * address give N times nothing. Headers follow the IETF RateLimit fields draft.
  */
 export class RateLimits {
   private readonly tiers: Map<TierName, Tier>;
+  private readonly longestWindowMs: number;
+  private countedSincePrune = 0;
   readonly policyHeader: string;
 
-  constructor(private readonly config: Config['rateLimits']) {
+  constructor(
+    private readonly config: Config['rateLimits'],
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
     const tiers: Tier[] = [
-      { name: 'raw-key', ...config.perRawKey, limiter: new RateLimiterMemory({ points: config.perRawKey.limit, duration: config.perRawKey.windowSeconds }) },
-      { name: 'api-key', ...config.perApiKey, limiter: new RateLimiterMemory({ points: config.perApiKey.limit, duration: config.perApiKey.windowSeconds }) },
-      {
-        name: 'organization',
-        ...config.perOrganization,
-        limiter: new RateLimiterMemory({ points: config.perOrganization.limit, duration: config.perOrganization.windowSeconds }),
-      },
+      { name: 'raw-key', ...config.perRawKey },
+      { name: 'api-key', ...config.perApiKey },
+      { name: 'organization', ...config.perOrganization },
     ];
     this.tiers = new Map(tiers.map((tier) => [tier.name, tier]));
+    this.longestWindowMs = 1000 * Math.max(...tiers.map((tier) => tier.windowSeconds));
     this.policyHeader = tiers.map((tier) => `"${tier.name}";q=${tier.limit};w=${tier.windowSeconds}`).join(', ');
   }
 
@@ -44,24 +53,30 @@ export class RateLimits {
     const tier = this.tiers.get(tierName);
     if (!tier) throw new Error(`unknown rate-limit tier ${tierName}`);
     reply.header('RateLimit-Policy', this.policyHeader);
-    try {
-      const result = await tier.limiter.consume(`${tierName}:${key}`);
-      this.setRemaining(reply, tier, result);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      reply.header('RateLimit', `"${tier.name}";r=0;t=${retryAfter}`);
-      reply.header('Retry-After', String(retryAfter));
-      throw new DomainError('rate_limited', `too many requests (${tier.name} limit ${tier.limit} per ${tier.windowSeconds} s); retry in ${retryAfter} s`);
+    const now = this.clock.now().getTime();
+    const windowMs = 1000 * tier.windowSeconds;
+    const window = await countRequest(this.db, `${tierName}:${key}`, now, windowMs);
+    await this.pruneNowAndThen(now);
+    const reset = Math.max(1, Math.ceil((window.windowStart + windowMs - now) / 1000));
+    if (window.hits > tier.limit) {
+      reply.header('RateLimit', `"${tier.name}";r=0;t=${reset}`);
+      reply.header('Retry-After', String(reset));
+      throw new DomainError('rate_limited', `too many requests (${tier.name} limit ${tier.limit} per ${tier.windowSeconds} s); retry in ${reset} s`);
     }
+    this.setRemaining(reply, tier, tier.limit - window.hits, reset);
   }
 
   /** RateLimit names the tier closest to running out, as the draft asks for a single most relevant item. */
-  private setRemaining(reply: FastifyReply, tier: Tier, result: RateLimiterRes) {
-    const remaining = result.remainingPoints;
-    const reset = Math.max(0, Math.ceil(result.msBeforeNext / 1000));
+  private setRemaining(reply: FastifyReply, tier: Tier, remaining: number, reset: number) {
     const previous = reply.getHeader('RateLimit');
     const previousRemaining = typeof previous === 'string' ? Number(/;r=(\d+)/.exec(previous)?.[1] ?? Infinity) : Infinity;
     if (remaining <= previousRemaining) reply.header('RateLimit', `"${tier.name}";r=${remaining};t=${reset}`);
+  }
+
+  private async pruneNowAndThen(now: number): Promise<void> {
+    this.countedSincePrune += 1;
+    if (this.countedSincePrune < PRUNE_EVERY) return;
+    this.countedSincePrune = 0;
+    await deleteWindowsBefore(this.db, now - this.longestWindowMs);
   }
 }
