@@ -112,9 +112,12 @@ function simpleFont(context: PDFContext, font: PDFDict, label: string): FontReso
   return { ok: true, font: { twoByte: false, width: (code) => metrics.width(names[code] ?? ''), ...extent, embedded: false } };
 }
 
-/** /W of a CIDFont: `c [w1 w2 …]` and `c_first c_last w` entries. */
-function cidWidths(context: PDFContext, array: PDFArray | undefined): Map<number, number> | null {
-  const widths = new Map<number, number>();
+/**
+ * /W and /W2 of a CIDFont, whose entries hold `size` numbers per CID: `c [v1 v2 …]` gives CIDs c, c+1, … their
+ * numbers in turn, `c_first c_last v1 … v_size` gives every CID of the range the same (ISO 32000-2, 9.7.4.3).
+ */
+function cidEntries<T>(context: PDFContext, array: PDFArray | undefined, size: number, entry: (values: number[]) => T): Map<number, T> | null {
+  const entries = new Map<number, T>();
   const items = array?.asArray() ?? [];
   for (let index = 0; index < items.length; ) {
     const first = numberOf(context, items[index]);
@@ -122,42 +125,29 @@ function cidWidths(context: PDFContext, array: PDFArray | undefined): Map<number
     const next = resolved(context, items[index + 1]);
     if (next instanceof PDFArray) {
       const list = numbersOf(context, next);
-      if (!list) return null;
-      list.forEach((width, offset) => widths.set(first + offset, width));
+      if (!list || list.length % size !== 0) return null;
+      for (let offset = 0; offset < list.length; offset += size) entries.set(first + offset / size, entry(list.slice(offset, offset + size)));
       index += 2;
     } else {
       const last = numberOf(context, next);
-      const width = numberOf(context, items[index + 2]);
-      if (last === undefined || width === undefined || last - first > 65_535) return null;
-      for (let cid = first; cid <= last; cid += 1) widths.set(cid, width);
-      index += 3;
+      const values = Array.from({ length: size }, (_, step) => numberOf(context, items[index + 2 + step]));
+      if (last === undefined || values.some((value) => value === undefined) || last - first > 65_535) return null;
+      const value = entry(values as number[]);
+      for (let cid = first; cid <= last; cid += 1) entries.set(cid, value);
+      index += 2 + size;
     }
   }
-  return widths;
+  return entries;
 }
 
-/** /W2 of a CIDFont: `c [w1y vx vy …]` and `c_first c_last w1y vx vy` entries (ISO 32000-2, 9.7.4.3). */
+/** /W of a CIDFont: a width per CID. */
+function cidWidths(context: PDFContext, array: PDFArray | undefined): Map<number, number> | null {
+  return cidEntries(context, array, 1, ([width]) => width as number);
+}
+
+/** /W2 of a CIDFont: w1y, vx, vy per CID. */
 function cidVerticalMetrics(context: PDFContext, array: PDFArray | undefined): Map<number, [number, number, number]> | null {
-  const metrics = new Map<number, [number, number, number]>();
-  const items = array?.asArray() ?? [];
-  for (let index = 0; index < items.length; ) {
-    const first = numberOf(context, items[index]);
-    if (first === undefined) return null;
-    const next = resolved(context, items[index + 1]);
-    if (next instanceof PDFArray) {
-      const list = numbersOf(context, next);
-      if (!list || list.length % 3 !== 0) return null;
-      for (let offset = 0; offset < list.length; offset += 3) metrics.set(first + offset / 3, [list[offset] as number, list[offset + 1] as number, list[offset + 2] as number]);
-      index += 2;
-    } else {
-      const last = numberOf(context, next);
-      const values = [2, 3, 4].map((step) => numberOf(context, items[index + step]));
-      if (last === undefined || values.some((value) => value === undefined) || last - first > 65_535) return null;
-      for (let cid = first; cid <= last; cid += 1) metrics.set(cid, values as [number, number, number]);
-      index += 5;
-    }
-  }
-  return metrics;
+  return cidEntries(context, array, 3, (values) => values as [number, number, number]);
 }
 
 function type0Font(context: PDFContext, font: PDFDict, label: string): FontResolution {
