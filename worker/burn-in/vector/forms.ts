@@ -28,18 +28,29 @@ export function freeXObjectName(xobjects: PDFDict | undefined, taken: ReadonlySe
 export function addFormCopies(doc: PDFDocument, pageIndex: number, copies: readonly { name: string; ref: PDFRef; deflated: Uint8Array }[]): void {
   if (copies.length === 0) return;
   const context = doc.context;
+  editPageXObjects(doc, pageIndex, (xobjects) => {
+    for (const copy of copies) {
+      const original = context.lookup(copy.ref);
+      if (!(original instanceof PDFStream)) throw new Error(`the form ${copy.ref.toString()} is not a stream`);
+      const dict = original.dict.clone(context);
+      dict.delete(PDFName.of('DecodeParms'));
+      dict.delete(PDFName.of('Length'));
+      dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+      xobjects.set(PDFName.of(copy.name), context.register(PDFRawStream.of(dict, copy.deflated)));
+    }
+  });
+}
+
+/**
+ * Lets `edit` change the XObject dictionary of page `pageIndex` in resources of the page's own: the page's
+ * resource and XObject dictionaries are copied first, as other pages may share them.
+ */
+export function editPageXObjects(doc: PDFDocument, pageIndex: number, edit: (xobjects: PDFDict) => void): void {
+  const context = doc.context;
   const node = doc.getPage(pageIndex).node;
   const resources = node.Resources()?.clone(context) ?? (context.obj({}) as PDFDict);
   const xobjects = dictAt(context, resources, 'XObject')?.clone(context) ?? (context.obj({}) as PDFDict);
-  for (const copy of copies) {
-    const original = context.lookup(copy.ref);
-    if (!(original instanceof PDFStream)) throw new Error(`the form ${copy.ref.toString()} is not a stream`);
-    const dict = original.dict.clone(context);
-    dict.delete(PDFName.of('DecodeParms'));
-    dict.delete(PDFName.of('Length'));
-    dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
-    xobjects.set(PDFName.of(copy.name), context.register(PDFRawStream.of(dict, copy.deflated)));
-  }
+  edit(xobjects);
   resources.set(PDFName.of('XObject'), xobjects);
   node.set(PDFName.of('Resources'), resources);
 }

@@ -5,6 +5,7 @@ import type { Rect } from '../geometry.js';
 import { encodeBilevel } from '../page-image/bilevel.js';
 import { openPdf } from '../pdfjs.js';
 import { Bail } from './bail.js';
+import { editPageXObjects } from './forms.js';
 import { boundsOf, quadOf, type Area, type Matrix, type Point } from './geometry.js';
 import { arrayAt, dictAt, nameOf, numberAt, numbersOf, resolved } from './pdf-values.js';
 
@@ -237,25 +238,22 @@ export async function redactImage(source: PDFDocument, copy: ImageCopy): Promise
 export function addImageCopies(doc: PDFDocument, pageIndex: number, copies: readonly { name: string; replaces?: string; data: ImageData; bytes: Uint8Array }[]): void {
   if (copies.length === 0) return;
   const context = doc.context;
-  const node = doc.getPage(pageIndex).node;
-  const resources = node.Resources()?.clone(context) ?? (context.obj({}) as PDFDict);
-  const xobjects = dictAt(context, resources, 'XObject')?.clone(context) ?? (context.obj({}) as PDFDict);
-  for (const copy of copies) {
-    const { data } = copy;
-    const dict = context.obj({
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: data.width,
-      Height: data.height,
-      BitsPerComponent: data.bitsPerComponent,
-      Filter: data.filter,
-      ...(data.mask ? { ImageMask: true } : { ColorSpace: data.colorSpace ?? 'DeviceGray' }),
-      ...(data.filter === 'CCITTFaxDecode' && { DecodeParms: { K: -1, Columns: data.width, Rows: data.height } }),
-    }) as PDFDict;
-    xobjects.set(PDFName.of(copy.name), context.register(PDFRawStream.of(dict, copy.bytes)));
-    // Every draw of the original now draws the copy: the name goes, so the original cannot travel.
-    if (copy.replaces) xobjects.delete(PDFName.of(copy.replaces));
-  }
-  resources.set(PDFName.of('XObject'), xobjects);
-  node.set(PDFName.of('Resources'), resources);
+  editPageXObjects(doc, pageIndex, (xobjects) => {
+    for (const copy of copies) {
+      const { data } = copy;
+      const dict = context.obj({
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: data.width,
+        Height: data.height,
+        BitsPerComponent: data.bitsPerComponent,
+        Filter: data.filter,
+        ...(data.mask ? { ImageMask: true } : { ColorSpace: data.colorSpace ?? 'DeviceGray' }),
+        ...(data.filter === 'CCITTFaxDecode' && { DecodeParms: { K: -1, Columns: data.width, Rows: data.height } }),
+      }) as PDFDict;
+      xobjects.set(PDFName.of(copy.name), context.register(PDFRawStream.of(dict, copy.bytes)));
+      // Every draw of the original now draws the copy: the name goes, so the original cannot travel.
+      if (copy.replaces) xobjects.delete(PDFName.of(copy.replaces));
+    }
+  });
 }
