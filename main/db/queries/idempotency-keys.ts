@@ -37,26 +37,22 @@ export async function completeIdempotencyKey(db: Executor, owner: IdempotencyOwn
     .execute();
 }
 
-export async function releaseIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string): Promise<void> {
-  await db
+function deleteRunningClaim(db: Executor, owner: IdempotencyOwner, key: string) {
+  return db
     .deleteFrom('idempotency_keys')
     .where('principal_type', '=', owner.type)
     .where('principal_id', '=', owner.id)
     .where('idempotency_key', '=', key)
-    .where('state', '=', 'running')
-    .execute();
+    .where('state', '=', 'running');
+}
+
+export async function releaseIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string): Promise<void> {
+  await deleteRunningClaim(db, owner, key).execute();
 }
 
 /** Releases a running claim only while `claimedBy` still holds it (its process is gone). */
 export async function releaseAbandonedIdempotencyKey(db: Executor, owner: IdempotencyOwner, key: string, claimedBy: string): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('principal_type', '=', owner.type)
-    .where('principal_id', '=', owner.id)
-    .where('idempotency_key', '=', key)
-    .where('state', '=', 'running')
-    .where('claimed_by', '=', claimedBy)
-    .execute();
+  await deleteRunningClaim(db, owner, key).where('claimed_by', '=', claimedBy).execute();
 }
 
 /** After a restart nothing is running: claims left by a dead process are released so retries can proceed. */
