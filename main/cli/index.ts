@@ -103,18 +103,7 @@ async function serve(args: string[]): Promise<number> {
     },
   });
   // Handlers first: a supervisor may send SIGTERM the moment it reads the listening line.
-  const stopped = new Promise<void>((resolve) => {
-    const shutdown = () => {
-      process.off('SIGTERM', shutdown);
-      process.off('SIGINT', shutdown);
-      instance.stop().then(resolve, (error: unknown) => {
-        console.error('obscura: error while stopping:', error);
-        resolve();
-      });
-    };
-    process.on('SIGTERM', shutdown);
-    process.on('SIGINT', shutdown);
-  });
+  const stopped = stopOnSignal(() => instance.stop());
   console.log(`listening on ${instance.url}`);
   await stopped;
   return 0;
@@ -128,11 +117,21 @@ async function worker(args: string[]): Promise<number> {
   const running = await startWorker({ dataDir });
   // Background timers are unref'd (they must not hold a server open); with no HTTP socket this one keeps the worker alive.
   const keepAlive = setInterval(() => undefined, 3600_000);
-  const stopped = new Promise<void>((resolve) => {
+  const stopped = stopOnSignal(() => running.stop());
+  const owned = Object.entries(running.background.owned()).filter(([, yes]) => yes).map(([name]) => name);
+  console.log(`worker running on ${dataDir} (pid ${process.pid}; owns: ${owned.join(', ') || 'no singleton runner yet'})`);
+  await stopped;
+  clearInterval(keepAlive);
+  return 0;
+}
+
+/** On the first SIGTERM or SIGINT, runs `stop`; resolves once it has finished (an error is logged, not thrown). */
+function stopOnSignal(stop: () => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
     const shutdown = () => {
       process.off('SIGTERM', shutdown);
       process.off('SIGINT', shutdown);
-      running.stop().then(resolve, (error: unknown) => {
+      stop().then(resolve, (error: unknown) => {
         console.error('obscura: error while stopping:', error);
         resolve();
       });
@@ -140,9 +139,4 @@ async function worker(args: string[]): Promise<number> {
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
   });
-  const owned = Object.entries(running.background.owned()).filter(([, yes]) => yes).map(([name]) => name);
-  console.log(`worker running on ${dataDir} (pid ${process.pid}; owns: ${owned.join(', ') || 'no singleton runner yet'})`);
-  await stopped;
-  clearInterval(keepAlive);
-  return 0;
 }
