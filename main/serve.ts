@@ -2,6 +2,7 @@ import type { ConfigInput } from './config.js';
 import { loadConfig } from './config.js';
 import { createHttpServer, type ObscuraServer } from './http/server.js';
 import { startBackground } from './cluster/background.js';
+import { once } from './common/once.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
 import { systemClock } from './services/context.js';
@@ -42,19 +43,15 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
   }
   // Jobs, exports, intake, watched folders and webhooks; shared safely with other processes on the database.
   const background = await startBackground(runtime);
-  let stopping: Promise<void> | null = null;
   return {
     url,
     runtime,
     server,
-    stop() {
-      stopping ??= (async () => {
-        await server.close();
-        // Running jobs and exports go back to the queue; files and webhook attempts in flight resume later.
-        await background.stop();
-        await runtime.close();
-      })();
-      return stopping;
-    },
+    stop: once(async () => {
+      await server.close();
+      // Running jobs and exports go back to the queue; files and webhook attempts in flight resume later.
+      await background.stop();
+      await runtime.close();
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import { once } from '../common/once.js';
 import { scheduleMaintenance } from '../jobs/maintenance.js';
 import { startExportRunner } from '../jobs/exports.js';
 import { WorkerPool } from '../jobs/pool.js';
@@ -39,25 +40,21 @@ export async function startBackground(runtime: Runtime): Promise<Background> {
   const webhooks = new SingletonRunner(runtime, 'webhooks', () => startWebhookDispatcher(runtime));
   const singletons = [intake, watchedFolders, webhooks];
   for (const singleton of singletons) await singleton.begin();
-  let stopping: Promise<void> | null = null;
   return {
     owned: () => Object.fromEntries(singletons.map((singleton) => [singleton.name, singleton.owned])),
-    stop() {
-      stopping ??= (async () => {
-        stopMaintenance();
-        // Files in flight stay recorded at their last step and resume with the next owner.
-        await watchedFolders.stop();
-        // Running jobs are stopped and queued again.
-        await scheduler.stop();
-        // Running exports are stopped and go back to pending; then the shared threads end.
-        await exportRunner.stop();
-        await intake.stop();
-        useServicePool(null);
-        await pool.destroy();
-        // Attempts in flight are recorded as interrupted and sent again by the next owner.
-        await webhooks.stop();
-      })();
-      return stopping;
-    },
+    stop: once(async () => {
+      stopMaintenance();
+      // Files in flight stay recorded at their last step and resume with the next owner.
+      await watchedFolders.stop();
+      // Running jobs are stopped and queued again.
+      await scheduler.stop();
+      // Running exports are stopped and go back to pending; then the shared threads end.
+      await exportRunner.stop();
+      await intake.stop();
+      useServicePool(null);
+      await pool.destroy();
+      // Attempts in flight are recorded as interrupted and sent again by the next owner.
+      await webhooks.stop();
+    }),
   };
 }

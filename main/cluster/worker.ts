@@ -1,3 +1,4 @@
+import { once } from '../common/once.js';
 import { loadConfig, type ConfigInput } from '../config.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { isInitialised } from '../services/data-dir.js';
@@ -24,16 +25,12 @@ export async function startWorker(options: { dataDir: string; overrides?: Config
     await runtime.close();
     throw error;
   }
-  let stopping: Promise<void> | null = null;
   return {
     runtime,
     background,
-    stop() {
-      stopping ??= (async () => {
-        await background.stop();
-        await runtime.close();
-      })();
-      return stopping;
-    },
+    stop: once(async () => {
+      await background.stop();
+      await runtime.close();
+    }),
   };
 }
