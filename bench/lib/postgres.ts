@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { startCluster, type Cluster } from '../../test/helpers/postgres-cluster.js';
 
 // A throwaway PostgreSQL cluster for the benchmarks' PostgreSQL column (the test suite's helper, with fsync
@@ -21,16 +20,7 @@ export async function startBenchPostgres(log: (message: string) => void): Promis
   }
   log(`  PostgreSQL cluster on 127.0.0.1:${cluster.port}`);
   return {
-    async database(name) {
-      const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
-      }
-      return cluster.url(name);
-    },
+    database: (name) => cluster.createDatabase(name),
     stop: () => cluster.stop(),
   };
 }

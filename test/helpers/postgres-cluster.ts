@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 // A throwaway PostgreSQL cluster for one test run (OBSCURA_TEST_DATABASE=postgres): initdb into a temp
 // directory as a non-root user, listening on 127.0.0.1 and a private socket directory only, no fsync.
@@ -12,6 +13,8 @@ export interface Cluster {
   port: number;
   /** URL of a database of this cluster, as the superuser `obscura` (trust authentication on loopback only). */
   url(database: string): string;
+  /** Creates the empty database `name`; returns its URL. */
+  createDatabase(name: string): Promise<string>;
   stop(): void;
 }
 
@@ -76,10 +79,21 @@ export async function startCluster(settings: { durable?: boolean } = {}): Promis
     '-c shared_buffers=64MB',
   ].join(' ');
   run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', options, 'start']);
+  const url = (database: string) => `postgres://obscura@127.0.0.1:${port}/${database}`;
   return {
     dir,
     port,
-    url: (database) => `postgres://obscura@127.0.0.1:${port}/${database}`,
+    url,
+    async createDatabase(name) {
+      const admin = new pg.Client({ connectionString: url('postgres') });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      return url(name);
+    },
     stop() {
       try {
         run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../main/db/connection.js';
 import { startCluster } from './postgres-cluster.js';
@@ -12,14 +11,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!onPostgres()) return undefined;
   const started = Date.now();
   const cluster = await startCluster();
-  const admin = new pg.Client({ connectionString: cluster.url('postgres') });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${POSTGRES_TEMPLATE}`);
-  } finally {
-    await admin.end();
-  }
-  const template = await openDatabase(cluster.url(POSTGRES_TEMPLATE), { poolSize: 1 });
+  const template = await openDatabase(await cluster.createDatabase(POSTGRES_TEMPLATE), { poolSize: 1 });
   await template.close();
   process.env[POSTGRES_ADMIN_URL_ENV] = cluster.url('postgres');
   project.provide('postgresAdminUrl', cluster.url('postgres'));
