@@ -8,6 +8,7 @@ import type { Export } from '../../main/common/schemas/exports.js';
 import { encodings, exportFile, pdftotext, qpdfExpanded } from './export-fixtures.js';
 import { tempDir, type TestInstance } from './instance.js';
 import { createBoxes, rect } from './v1-redactions-support.js';
+import { box } from './vector-pdfs.js';
 
 // PDFs made at test time by real producers (pdfTeX, qpdf), words placed by an independent reader (poppler's
 // pdftotext -bbox), and the burn and assemble tasks of an export run on them as the worker runs them.
@@ -139,6 +140,18 @@ export async function release(bytes: Uint8Array, boxes: Map<number, BurnBox[]>, 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The one-page release of `source` with the word `word` (placed by pdftotext -bbox) boxed; `drawn` is the black
+ * as drawn: the box with its padding, grown over the glyphs it cuts.
+ */
+export async function boxedRelease(source: Buffer, word = 'Secretword'): Promise<{ bytes: Buffer; page: BurnedPage; drawn: BurnBox[] }> {
+  const secret = bboxWords(source).find((entry) => entry.text === word);
+  if (!secret) throw new Error(`no ${word}`);
+  const { bytes, pages } = await release(source, new Map([[1, [boxOver(secret)]]]));
+  const page = pages[0] as BurnedPage;
+  return { bytes, page, drawn: (page.drawnAreas ?? []).map(([x1, y1, x2, y2]) => box(x1, y1, x2, y2)) };
 }
 
 /** Chromium's PDF (page.pdf()) of an HTML document, printed by the system's Chromium through playwright-core. */

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
-import type { BurnBox, BurnedPage } from '../../main/common/export-tasks.js';
-import { bboxWords, boxOver, popplerText, release } from '../helpers/burn-producers.js';
-import { box, darkShare, differingPixels, render, standardFont } from '../helpers/vector-pdfs.js';
+import { boxedRelease, popplerText } from '../helpers/burn-producers.js';
+import { darkShare, differingPixels, render, standardFont } from '../helpers/vector-pdfs.js';
 
 // Optional content (layers) on a page with a box: the page is redacted in its content, not rendered, when its
 // layers show. A layer that is off in the source would show in the release (which carries no layer
@@ -21,14 +20,6 @@ async function layeredPdf(state: 'ON' | 'OFF'): Promise<Buffer> {
   page.node.set(PDFName.of('Resources'), doc.context.obj({ Font: { F1: standardFont('Helvetica') }, Properties: { L1: group } }));
   doc.catalog.set(PDFName.of('OCProperties'), doc.context.obj({ OCGs: [group], D: { Order: [group], ...(state === 'OFF' ? { OFF: [group] } : { ON: [group] }) } }));
   return Buffer.from(await doc.save({ useObjectStreams: false }));
-}
-
-async function boxedRelease(source: Buffer): Promise<{ bytes: Buffer; page: BurnedPage; drawn: BurnBox[] }> {
-  const secret = bboxWords(source).find((word) => word.text === 'Secretword');
-  if (!secret) throw new Error('no Secretword');
-  const { bytes, pages } = await release(source, new Map([[1, [boxOver(secret)]]]));
-  const page = pages[0] as BurnedPage;
-  return { bytes, page, drawn: (page.drawnAreas ?? []).map(([x1, y1, x2, y2]) => box(x1, y1, x2, y2)) };
 }
 
 describe('optional content and content redaction', () => {

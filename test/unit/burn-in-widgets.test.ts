@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName, PDFRef, PDFStream, PDFString, StandardFonts } from 'pdf-lib';
-import type { BurnBox, BurnedPage } from '../../main/common/export-tasks.js';
-import { bboxWords, boxOver, popplerText, release } from '../helpers/burn-producers.js';
-import { box, differingPixels, render } from '../helpers/vector-pdfs.js';
+import { boxedRelease, popplerText } from '../helpers/burn-producers.js';
+import { differingPixels, render } from '../helpers/vector-pdfs.js';
 
 // Form fields on a page with a box. A field without an appearance stream, value, border or background draws
 // nothing in any viewer, so it no longer forces the page to be rendered; one with a value is drawn by viewers
@@ -45,16 +44,6 @@ async function formPdf(spec: FormSpec): Promise<Buffer> {
   if (spec.needAppearances) doc.getForm().acroForm.dict.set(PDFName.of('NeedAppearances'), doc.context.obj(true));
   if (spec.value !== undefined) field.acroField.dict.set(PDFName.of('V'), PDFString.of(spec.value));
   return Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
-}
-
-async function boxedRelease(source: Buffer): Promise<{ bytes: Buffer; page: BurnedPage; drawn: BurnBox[] }> {
-  const secret = bboxWords(source).find((word) => word.text === 'Secretword');
-  if (!secret) throw new Error('no Secretword');
-  const { bytes, pages } = await release(source, new Map([[1, [boxOver(secret)]]]));
-  const page = pages[0] as BurnedPage;
-  // The black as drawn: the box with its padding, grown over the glyphs it cuts.
-  const drawn = (page.drawnAreas ?? []).map(([x1, y1, x2, y2]) => box(x1, y1, x2, y2));
-  return { bytes, page, drawn };
 }
 
 describe('form fields and content redaction', () => {
