@@ -1,3 +1,4 @@
+import { findWorldAddresses } from './addresses-world.js';
 import { clamp, cuesNear, type Candidate } from './candidate.js';
 
 // US street addresses: number, optional direction, one to four name words, a street suffix, optional
@@ -34,7 +35,11 @@ const CITY_LINE = `(?:,? ?(?:\\n[ \\t]*)?(?:[A-Z][A-Za-z.'’-]+ ){0,3}[A-Z][A-Z
 
 // The suffix ends the word: "Ter" in "Teräs" is no Terrace.
 const STREET = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){1,4}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?(?: ${DIRECTION}(?![A-Za-z]))?${UNIT}?(${CITY_LINE})?`, 'g');
-const PO_BOX = new RegExp(`\\b(?:P\\.? ?O\\.?|Post Office|Postfach|Apartado|Casilla|Caixa Postal|Box) ?(?:Box|Drawer)? ?#? ?\\d{1,6}(${CITY_LINE})?`, 'gi');
+// A house number spelled out (One Financial Plaza, Three Center Plaza): only with its city line, as a
+// capitalised number word before a street word is otherwise as often a name or a heading.
+const SPELLED_NUMBER = '(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Thirteen|Fourteen|Fifteen|Sixteen|Seventeen|Eighteen|Nineteen|Twenty)';
+const SPELLED_STREET = new RegExp(`(?<![\\w/-])${SPELLED_NUMBER} (?:${NAME_WORD} ){0,3}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?${UNIT}?(${CITY_LINE})`, 'g');
+const PO_BOX = new RegExp(`(?<![\\p{L}\\p{N}/-])(?:P\\.? ?O\\.?|Post Office|Postfach|Apartado|Casilla|Caixa Postal|Box) ?(?:Box|Drawer)? ?#? ?\\d{1,6}(${CITY_LINE})?`, 'giu');
 // No street type, but a city, state and ZIP after it, or a direction before the name ("6330 S Stony Island").
 const NAMED_WITH_CITY = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){0,3}${NAME_WORD}\\.?(?:${UNIT}|,? \\d{1,5}[A-Z]?|,? \\d{1,2}(?:st|nd|rd|th) (?:Fl(?:oo)?r|FLR?)\\.?)?(${CITY_LINE})`, 'g');
 const DIRECTED = new RegExp(`(?<![\\w/-])${NUMBER} ${DIRECTION} (?:[A-Z][A-Za-z'’-]+ ){0,2}[A-Z][A-Za-z'’-]{2,}(?![\\w-])`, 'g');
@@ -55,7 +60,7 @@ const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place'
 const TYPE_FIRST = `(?:${[...new Set(TYPE_WORDS.flatMap((word) => [word, word.toLowerCase()]))].map((word) => word.replace('.', '\\.')).join('|')})`;
 const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,4}";
 const POSTCODE =
-  '(?:\\d{5}|\\d{4}(?: ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2}|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
+  '(?:\\d{5}|\\d{2} \\d{3}|\\d{4}(?: ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2}|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
 const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
 const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
 const NUMBER_FIRST_TYPE = new RegExp(`(?<![\\p{L}\\p{N}/-])\\d{1,5}(?: ?(?:bis|ter|[a-zA-Z]))?,? ${TYPE_FIRST} ${NAME_TAIL}(${TOWN_TAIL})?`, 'gu');
@@ -93,6 +98,7 @@ export function findAddresses(text: string): Candidate[] {
     [DIRECTED, 0.6, 0.6, 'pattern:address-directional'],
     [ROUTE, 0.6, 0.85, 'pattern:address-route'],
     [MILITARY, 0.85, 0.85, 'pattern:address-military'],
+    [SPELLED_STREET, 0.85, 0.85, 'pattern:address-spelled-number'],
     [NUMBER_LAST, 0.6, 0.85, 'pattern:address-international'],
     [NUMBER_FIRST_TYPE, 0.6, 0.85, 'pattern:address-international'],
   ];
@@ -117,5 +123,6 @@ export function findAddresses(text: string): Candidate[] {
     const formBox = !match[1] && /^box/i.test(match[0]) && FORM_BOX_BEFORE.test(text.slice(Math.max(0, start - 40), start));
     found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
+  found.push(...findWorldAddresses(text));
   return found;
 }

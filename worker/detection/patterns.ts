@@ -32,16 +32,30 @@ const EMAIL = new RegExp(`(?<![\\w.+-])(?:[A-Za-z0-9\uFB00-\uFB06][A-Za-z0-9\uFB
 const AT = '\\s?[\\[({<]\\s?(?:at|AT)\\s?[\\])}>]\\s?';
 const DOT = '(?:\\s?[\\[({<]\\s?(?:dot|DOT)\\s?[\\])}>]\\s?|\\.)';
 const OBFUSCATED_EMAIL = new RegExp(`(?<![\\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}${AT}[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:${DOT}[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*${DOT}[A-Za-z]{2,24}(?![\\w-])`, 'g');
+// Spelled out with bare words, lower case: "jo at example dot org" needs the spelled dot as well as the at
+// ("look at example.com" stays prose); inside angle brackets, as notices write a maintainer, the at alone does.
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?';
+const NOT_HOST = '(?!(?:the|a|an|this|that|my|your|his|her|our|their|its|one|least|most|first|last|all|home|work)\\b)';
+const WORDS_EMAIL = new RegExp(`(?<![\\w.+@-])[a-z0-9][a-z0-9._%+-]{0,63} at ${NOT_HOST}${LABEL}(?:(?: dot |\\.)${LABEL})*\\s+dot\\s+[a-z]{2,24}(?![\\w-]|\\.\\w)`, 'g');
+const BRACKETED_WORDS_EMAIL = new RegExp(`(?<=<)[A-Za-z0-9][A-Za-z0-9._%+-]{0,63} at ${LABEL}(?:\\.${LABEL})*\\.[a-z]{2,24}(?=>)`, 'g');
 
 export function findEmails(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const match of text.matchAll(EMAIL)) found.push({ entity: 'email', start: match.index, end: match.index + match[0].length, score: 0.95, cues: [] });
-  for (const match of text.matchAll(OBFUSCATED_EMAIL)) found.push({ entity: 'email', start: match.index, end: match.index + match[0].length, score: 0.85, cues: ['spelled out'], rule: 'pattern:email-spelled-out' });
+  for (const match of text.matchAll(EMAIL)) {
+    const end = match.index + match[0].length;
+    // user@host:/path is a remote login or copy location (scp, CVS, rsync), not a mailbox.
+    if (/^:[/~]/.test(text.slice(end, end + 2))) continue;
+    found.push({ entity: 'email', start: match.index, end, score: 0.95, cues: [] });
+  }
+  for (const pattern of [OBFUSCATED_EMAIL, WORDS_EMAIL, BRACKETED_WORDS_EMAIL]) {
+    for (const match of text.matchAll(pattern)) found.push({ entity: 'email', start: match.index, end: match.index + match[0].length, score: 0.85, cues: ['spelled out'], rule: 'pattern:email-spelled-out' });
+  }
   return found;
 }
 
 const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
 const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|form|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
+const CITATION_BEFORE = /(?:\b(?:clause|section|sect|article|art|paragraph|para|regulation|reg|chapter|rule)\.?|§§?)\s*$/i;
 const EXTENSION = String.raw`(?:\s*(?:x|ext\.?|extension|#)\s*\d{1,6})?`;
 // Shapes, not validity: NANP (optionally +1, 1 or 001 first, area code in brackets or not, any of the usual
 // separators), and international numbers after a + or 00 with two to six groups.
@@ -77,12 +91,16 @@ export function findPhones(text: string): Candidate[] {
     if (/[\d-]/.test(text.charAt(end)) || /[\d-]/.test(text.charAt(start - 1)) || /\d\/$/.test(text.slice(Math.max(0, start - 2), start))) return;
     // Digits continuing an IBAN-like sequence (DE89 3704 0044 …, checksum wrong or not): not a phone.
     if (/[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{4})* ?$/.test(text.slice(Math.max(0, start - 40), start))) return;
+    // Inside a web address (a path or query of digits), or a cited clause or section (252.227-7013): no phone.
+    if (/(?:^|\s)(?:\S*:\/\/|www\.)\S*$/i.test(text.slice(Math.max(0, start - 200), start)) || CITATION_BEFORE.test(text.slice(Math.max(0, start - 20), start))) return;
     // Dates, ZIP+4 codes and year-serial case numbers ("2017-725599") are no phones.
     if (/^\d{4}[-.]\d{2}[-.]\d{2}$|^\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$|^\d{5}-\d{4}$|^\(?(?:19|20)\d\d-\d{4,}\)?$/.test(raw)) return;
     const cues = cuesNear(text, start, end, PHONE_CUE, { before: 40, after: 15 });
     const negative = PHONE_NEGATIVE_CUE.test(windowBefore(text, start, 30, 0));
     const valid = phoneValid(raw);
-    const score = base + (cues.length > 0 ? 0.25 : 0) + (valid ? 0.15 : 0) - (negative ? 0.45 : 0);
+    // A dot and a dash between the digit groups (252.227-7014) is a numbered clause or part more often than a phone.
+    const mixed = /\d\.\d[\d.]*-\d|\d-\d[\d-]*\.\d/.test(raw) ? 0.3 : 0;
+    const score = base + (cues.length > 0 ? 0.25 : 0) + (valid ? 0.15 : 0) - (negative ? 0.45 : 0) - mixed;
     const key = `${start}:${end}`;
     const previous = found.get(key);
     if (!previous || previous.score < score) found.set(key, { entity: 'phone', start, end, score: clamp(score), cues: valid ? [...cues, 'valid number'] : cues, rule });
@@ -124,7 +142,14 @@ export function findPhones(text: string): Candidate[] {
     if (/\n|\t/.test(raw)) continue;
     add(match.startsAt, match.endsAt, raw.startsWith('+') ? 0.6 : 0.3, 'pattern:phone-libphonenumber');
   }
-  return [...found.values()];
+  // A number read after a cue that holds a phone found on its own (a country code before "(20) 7946-0018") is at
+  // least as sure as that phone, so the whole number wins over the part.
+  const all = [...found.values()];
+  for (const outer of all) {
+    if (outer.rule !== 'pattern:phone-after-cue') continue;
+    for (const inner of all) if (inner !== outer && inner.start >= outer.start && inner.end <= outer.end && inner.score > outer.score) outer.score = inner.score;
+  }
+  return all;
 }
 
 const CARD_CUE = /\b(?:card|credit|debit|visa|master ?card|mc|amex|american express|discover|diners|jcb|cc|cc#|pan|acct|account|charged?|payment|purchase|expir(?:es|y|ation)|exp|cvv)\b/i;
@@ -313,6 +338,8 @@ export function findDatesOfBirth(text: string): Candidate[] {
       const cueEnd = offset + cue.index + cue[0].length;
       // "born before January 2, 1946": a cut-off date in a rule, not anyone's birth date.
       if (BIRTH_RANGE.test(text.slice(cueEnd, date.start))) return false;
+      // "presented on his birthday, January 10, 2008": the day something happened, not the birth date.
+      if (/^birthday/i.test(cue[0]) && /\bon (?:his|her|their|my|your|our|the)\s+(?:\d+(?:st|nd|rd|th)\s+)?$/i.test(text.slice(Math.max(0, offset + cue.index - 30), offset + cue.index))) return false;
       const previous = dates[index - 1];
       return !previous || previous.end <= cueEnd;
     });

@@ -42,9 +42,13 @@ export function unwrap(page: string): Unwrapped {
   return { page, text, origin, hyphenBreaks };
 }
 
+/** Cues that speak of the value's own form, not of its context. */
+const FORMAT_ONLY = new Set(['valid number', 'spelled out', 'wrapped']);
+
 /**
  * A match in the joined text as a match in the page text, when it crosses a line break there (else null:
- * the detectors found it in the page text already). Not after a hyphen, the join is a guess: 0.1 off.
+ * the detectors found it in the page text already). Not after a hyphen, the join is a guess: 0.1 off,
+ * unless a context cue right before it backs the value ("Fax: 86 (10)" / "5424-8771": the cue announced it).
  */
 export function mapBack(joined: Unwrapped, candidate: Candidate): Candidate | null {
   const start = joined.origin[candidate.start];
@@ -53,6 +57,9 @@ export function mapBack(joined: Unwrapped, candidate: Candidate): Candidate | nu
   const end = last + 1;
   const crossed = [...joined.page.slice(start, end).matchAll(/\n/g)].map((match) => start + match.index);
   if (crossed.length === 0) return null;
-  const sure = crossed.every((at) => joined.hyphenBreaks.has(at));
+  // Backed: a context cue ends right before the value, only a colon or the like between ("Fax: 86 (10)").
+  const lead = joined.text.slice(Math.max(0, candidate.start - 30), candidate.start).toLowerCase().replace(/\s+/g, ' ');
+  const backed = candidate.cues.some((cue) => !FORMAT_ONLY.has(cue) && new RegExp(`${cue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\s:.#-]{0,3}$`).test(lead));
+  const sure = backed || crossed.every((at) => joined.hyphenBreaks.has(at));
   return { ...candidate, start, end, score: Math.round(Math.max(0, candidate.score - (sure ? 0 : 0.1)) * 100) / 100, cues: [...candidate.cues, 'wrapped'] };
 }

@@ -1,0 +1,56 @@
+import { clamp, cuesNear, type Candidate } from './candidate.js';
+
+// Address forms that do not open with a house number before a street name: room, floor or block first with
+// comma-separated parts (East Asian and offshore registered offices: "Rm. 12, 8 #, Lane 30, Xinhua Road,
+// Hangzhou"), and a postcode-town line that ends in a country ("31 200 Saint-Lys, France", postcodes with
+// a space). Found with the street rules of addresses.ts, scored the same way.
+
+const WORD = "\\p{Lu}[\\p{L}'’.-]*";
+// What a part names: a road, a building or an area.
+const PART_TYPE =
+  '(?:Road|Rd\\.?|Street|St\\.?|Avenue|Ave\\.?|Lane|Alley|Boulevard|Blvd\\.?|Building|Bldg\\.?|Tower|Mansion|Plaza|Park|Gardens?|Centre|Center|Court|Estate|District|Village|Town|Township|County|Province|Zone|Block|Complex|Compound|House|Hall|Square)';
+// The opening part: a room, flat, unit or suite number; a floor (3F, 3/F, 2nd floor, Floor 2); a block-lot number (2-7-15).
+const OPENING = `(?:(?:Rm|Room|Flat|Unit|Suite|Ste)\\.? ?\\d{1,5}[A-Z]?|\\d{1,2} ?(?:F|/ ?F)|\\d{1,2}(?:st|nd|rd|th) [Ff]loor|(?:Floor|FLOOR|Fl\\.) \\d{1,2}|\\d{1,4}-\\d{1,4}-\\d{1,4})`;
+// The parts after it: a number with a sign (36 #), a No. (No. 8 Building), a type and a number (Lane 100,
+// Block 4), or names ending in a type (Tianlin East Road, Software Park), optionally followed by a town.
+const PART = `(?:\\d{1,5} ?#|No\\.? ?\\d{1,5}[A-Z]?(?: ${WORD}){0,4}|${PART_TYPE} \\d{1,5}[A-Z]?|(?:${WORD} ){1,4}${PART_TYPE}(?: ${WORD}){0,2})`;
+const CITY = `(?:${WORD}(?: ${WORD})?)(?: \\d{4,6})?`;
+const BLOCK_ADDRESS = new RegExp(`(?<![\\p{L}\\p{N}/-])${OPENING}((?:, ?${PART}){1,6})(?:, ?(${CITY}))?(?![\\p{L}\\p{N}])`, 'gu');
+
+const COUNTRIES = [
+  'France', 'Germany', 'Deutschland', 'Italy', 'Italia', 'Spain', 'España', 'Portugal', 'Belgium', 'Belgique', 'België', 'Netherlands',
+  'Nederland', 'Switzerland', 'Schweiz', 'Suisse', 'Austria', 'Österreich', 'Sweden', 'Sverige', 'Norway', 'Norge', 'Denmark', 'Danmark',
+  'Finland', 'Suomi', 'Poland', 'Polska', 'Czech Republic', 'Czechia', 'Slovakia', 'Hungary', 'Luxembourg', 'Ireland', 'Greece', 'Israel',
+  'China', 'Japan', 'Korea', 'Taiwan', 'Singapore', 'India', 'Brazil', 'Brasil', 'Mexico', 'México', 'Canada', 'Australia',
+];
+// Postcodes before the town: five digits, or two and three with a space (older French style), four
+// digits (not a year), Polish 00-000, Swedish and Czech 000 00, Dutch 0000 AA.
+const POSTCODE = '(?:\\d{5}|\\d{2} \\d{3}|(?!19\\d\\d|20\\d\\d)\\d{4}(?: [A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} \\d{2})';
+const POSTCODE_TOWN_COUNTRY = new RegExp(
+  `(?<![\\p{L}\\p{N}/.,-])${POSTCODE} ${WORD}(?:[ -]${WORD}){0,2},? (?:${COUNTRIES.join('|')})(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+
+const ADDRESS_CUE = /\b(?:address|addr|office|offices|located at|registered|mailing|domicile|premises)\b/i;
+
+export function findWorldAddresses(text: string): Candidate[] {
+  const found: Candidate[] = [];
+  for (const match of text.matchAll(BLOCK_ADDRESS)) {
+    const parts = match[1] ?? '';
+    // A block-lot opening (2-7-15) is also a date or a score: it needs a No. part after it.
+    if (/^\d+-\d+-\d+/.test(match[0]) && !/No\.?\s?\d/.test(parts)) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
+    const named = /\p{Lu}/u.test(parts.replace(/No\.?/g, ''));
+    const score = (match[2] && named ? 0.8 : named ? 0.65 : 0.45) + (cues.length > 0 ? 0.15 : 0);
+    found.push({ entity: 'street_address', start, end, score: clamp(score), cues, rule: 'pattern:address-block' });
+  }
+  for (const match of text.matchAll(POSTCODE_TOWN_COUNTRY)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
+    found.push({ entity: 'street_address', start, end, score: clamp(0.6 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-country' });
+  }
+  return found;
+}
