@@ -24,7 +24,7 @@ export interface Migration {
 }
 
 /** Append only: a released migration is never edited, a new one is added. */
-export const migrations: readonly Migration[] = [
+export const migrations = [
   { version: 1, name: 'foundation', up: foundation },
   { version: 2, name: 'redactions', up: redactions },
   { version: 3, name: 'jobs', up: jobs },
@@ -43,4 +43,14 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'shared-server', up: sharedServer },
   { version: 19, name: 'intake-indexes', up: intakeIndexes },
   { version: 20, name: 'rate-windows', up: rateWindows },
-];
+] as const satisfies readonly Migration[];
+
+export type MigrationVersion = (typeof migrations)[number]['version'];
+
+/**
+ * Another database's history (migrations-postgres): its SQL for every migration above, under the same version
+ * and name. `ups` must have exactly the versions above, so a missing or extra twin does not compile.
+ */
+export function twinHistory(ups: { readonly [version in MigrationVersion]: string }): readonly Migration[] {
+  return migrations.map(({ version, name }) => ({ version, name, up: ups[version] }));
+}
