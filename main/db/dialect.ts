@@ -26,6 +26,14 @@ export function skipsLockedRows(db: HasExecutor): boolean {
   return isPostgres(db);
 }
 
+/**
+ * Whether request rate-limit windows are rows every process counts (`rate_windows`, an unlogged table on
+ * PostgreSQL) or this process's memory (SQLite, with its fsync per commit; a desktop is one process).
+ */
+export function sharesRateWindows(db: HasExecutor): boolean {
+  return isPostgres(db);
+}
+
 /** UTF-8 bytes of a text value (SQLite casts to a blob; PostgreSQL converts to bytea). */
 export function utf8Bytes(db: HasExecutor, value: Expression<string> | RawBuilder<string>): RawBuilder<Uint8Array> {
   return isPostgres(db) ? sql<Uint8Array>`convert_to(${value}, 'UTF8')` : sql<Uint8Array>`cast(${value} as blob)`;

@@ -5,10 +5,10 @@ import { tempDir } from '../helpers/instance.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 import { onPostgres } from '../helpers/test-database.js';
 
-// Two `obscura serve` processes on one database share each rate-limit window: a key allowed 12 requests a
+// Two `obscura serve` processes on one PostgreSQL database share each rate-limit window: a key allowed 12 requests a
 // minute gets 12 in all, however its requests are spread over the servers, and not 12 from each.
 
-describe(`rate limits shared by two servers (${onPostgres() ? 'PostgreSQL' : 'SQLite'})`, () => {
+describe.skipIf(!onPostgres())('rate limits shared by two servers (PostgreSQL; SQLite counts per process)', () => {
   let root: string;
   let key: string;
   let a: ServerProcess;

@@ -2,8 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config.js';
 import { DomainError } from '../../common/errors.js';
 import type { Executor as Db } from '../../db/queries/executor.js';
-import { countRequest, deleteWindowsBefore } from '../../db/queries/rate-windows.js';
 import type { Clock } from '../../services/context.js';
+import { rateWindowsFor, type RateWindows } from '../../services/rate-windows.js';
 
 type TierName = 'raw-key' | 'api-key' | 'organization';
 
@@ -13,24 +13,20 @@ interface Tier {
   windowSeconds: number;
 }
 
-/** Lapsed windows are deleted once every this many counted requests. */
-const PRUNE_EVERY = 1000;
-
 /**
  * The spec's three tiers, each a fixed window per key opened by its first request. The raw x-api-key tier is
- * counted before authentication so that guessing keys is throttled too. The windows are rows of the database
- * (`rate_windows`, migration 20), so every process on it counts against one allowance: N servers behind one
- * address give N times nothing. Headers follow the IETF RateLimit fields draft.
+ * counted before authentication so that guessing keys is throttled too. On PostgreSQL the windows are rows
+ * every process counts (services/rate-windows.ts), so several servers share one allowance. Headers follow
+ * the IETF RateLimit fields draft.
  */
 export class RateLimits {
   private readonly tiers: Map<TierName, Tier>;
-  private readonly longestWindowMs: number;
-  private countedSincePrune = 0;
+  private readonly windows: RateWindows;
   readonly policyHeader: string;
 
   constructor(
     private readonly config: Config['rateLimits'],
-    private readonly db: Db,
+    db: Db,
     private readonly clock: Clock,
   ) {
     const tiers: Tier[] = [
@@ -39,7 +35,7 @@ export class RateLimits {
       { name: 'organization', ...config.perOrganization },
     ];
     this.tiers = new Map(tiers.map((tier) => [tier.name, tier]));
-    this.longestWindowMs = 1000 * Math.max(...tiers.map((tier) => tier.windowSeconds));
+    this.windows = rateWindowsFor(db, 1000 * Math.max(...tiers.map((tier) => tier.windowSeconds)));
     this.policyHeader = tiers.map((tier) => `"${tier.name}";q=${tier.limit};w=${tier.windowSeconds}`).join(', ');
   }
 
@@ -55,8 +51,7 @@ export class RateLimits {
     reply.header('RateLimit-Policy', this.policyHeader);
     const now = this.clock.now().getTime();
     const windowMs = 1000 * tier.windowSeconds;
-    const window = await countRequest(this.db, `${tierName}:${key}`, now, windowMs);
-    await this.pruneNowAndThen(now);
+    const window = await this.windows.count(`${tierName}:${key}`, now, windowMs);
     const reset = Math.max(1, Math.ceil((window.windowStart + windowMs - now) / 1000));
     if (window.hits > tier.limit) {
       reply.header('RateLimit', `"${tier.name}";r=0;t=${reset}`);
@@ -71,12 +66,5 @@ export class RateLimits {
     const previous = reply.getHeader('RateLimit');
     const previousRemaining = typeof previous === 'string' ? Number(/;r=(\d+)/.exec(previous)?.[1] ?? Infinity) : Infinity;
     if (remaining <= previousRemaining) reply.header('RateLimit', `"${tier.name}";r=${remaining};t=${reset}`);
-  }
-
-  private async pruneNowAndThen(now: number): Promise<void> {
-    this.countedSincePrune += 1;
-    if (this.countedSincePrune < PRUNE_EVERY) return;
-    this.countedSincePrune = 0;
-    await deleteWindowsBefore(this.db, now - this.longestWindowMs);
   }
 }
