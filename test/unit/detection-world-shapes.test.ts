@@ -3,6 +3,7 @@ import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { boxOf, layoutPage } from '../helpers/analysis-support.js';
+import { bboxWords, pdflatex } from '../helpers/burn-producers.js';
 
 // Shapes added after the SEC filings were measured (docs/detection-model.md, "Pattern kinds on external
 // text"): cue-backed phones wrapped across a line, address forms that do not open with a house number, a
@@ -42,11 +43,38 @@ describe('phones wrapped across a line after a cue', () => {
   });
 });
 
+describe('wrapped values in a pdfTeX PDF (poppler\'s words and boxes)', () => {
+  it('a cue-backed phone and a block-form address broken by the layout are one finding each, a box per line', () => {
+    const pdf = pdflatex(['\\noindent Send the signed forms by fax: 33 (4)\\\\', '7612-5580 before noon, or bring them to Rm. 12, 8 \\#,\\\\', 'Lane 30, Xinhua West Road, Hangzhou on Monday.'].join('\n'));
+    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
+    const input: TaskPage = { page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words };
+    const findings = detectPages([input], plan(['phone', 'street_address']));
+    const lineOf = (text: string) => words.find((word) => word.text === text)?.y1;
+    for (const [entity, first, second] of [['phone', '(4)', '7612-5580'], ['street_address', '#,', 'Hangzhou']] as const) {
+      const ofKind = findings.filter((finding) => finding.entity === entity);
+      expect(ofKind, JSON.stringify(findings)).toHaveLength(1);
+      const boxes = ofKind[0]?.boxes ?? [];
+      expect(boxes).toHaveLength(2);
+      expect(lineOf(first)).not.toBe(lineOf(second));
+      for (const piece of [first, second]) {
+        const word = words.find((candidate) => candidate.text === piece);
+        expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && box.y1 <= word.y2 && box.y2 >= word.y1), piece).toBe(true);
+      }
+    }
+  }, 60_000);
+});
+
 describe('phone look-alikes', () => {
   it('leaves cited clauses and sections alone', () => {
     expect(found('phone', 'as defined in Clause 252.227-7013 (c) of the rules')).toEqual([]);
     expect(found('phone', 'See Section 555-123-4567 of the code.')).toEqual([]);
     expect(found('phone', 'under § 614.220-1180')).toEqual([]);
+  });
+
+  it('leaves a section of a code cited after its title alone, also when the section sign was lost', () => {
+    expect(found('phone', 'under 29 C. F. R.\n§ 614.220-1180, as amended')).toEqual([]);
+    expect(found('phone', 'see 42 U.S.C. \uFFFD 555-123-4567 and')).toEqual([]);
+    expect(found('phone', '29 CFR 2510.3-101 and call 555-123-4567')).toEqual(['555-123-4567']);
   });
 
   it('reads a dot and a dash between groups as a part number unless a cue says phone', () => {
@@ -131,6 +159,14 @@ describe('dates of birth and birthdays', () => {
   it('does not take the day of an event on someone\'s birthday for a birth date', () => {
     expect(found('date_of_birth', 'The prize was given to her on her birthday, March 3, 2015, in Oslo.')).toEqual([]);
     expect(found('date_of_birth', 'Birthday: March 3, 1961')).toEqual(['March 3, 1961']);
+  });
+});
+
+describe('lettered routes', () => {
+  it('wants the letters apart from the route word', () => {
+    expect(found('street_address', '2. 1 CREDIT EXTENSIONS.')).toEqual([]);
+    expect(found('street_address', 'The farm is at 4410 Route AA near town')).toEqual(['4410 Route AA']);
+    expect(found('street_address', 'Lot 12 is at 12 CR K, Smalltown')).toEqual(['12 CR K']);
   });
 });
 

@@ -106,9 +106,12 @@ export function findAddresses(text: string): Candidate[] {
     for (const match of text.matchAll(pattern)) {
       const value = match[0].replace(/[,\s]+$/, '');
       if (NOT_HOUSE_NUMBER.test(value) || !/\d/.test(value) || copyrightYear(text, match.index, value)) continue;
-      // A lettered route is in capitals (Route AA); "69 Credit" is no County Road "edit".
-      const designator = pattern === ROUTE ? (ROUTE_DESIGNATOR.exec(value)?.[1] ?? '') : '1';
-      if (!/\d/.test(designator) && designator !== designator.toUpperCase()) continue;
+      // A lettered route is in capitals and apart from its route word (Route AA, CR K): "69 Credit" and
+      // "1 CREDIT" hold no County Road.
+      const route = pattern === ROUTE ? ROUTE_DESIGNATOR.exec(value) : null;
+      const designator = route ? (route[1] ?? '') : '1';
+      const apart = !route || /[\s.#]$/.test(route[0].slice(0, route[0].length - designator.length));
+      if (!/\d/.test(designator) && (designator !== designator.toUpperCase() || !apart)) continue;
       const start = match.index;
       const end = start + value.length;
       const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
