@@ -49,6 +49,12 @@ export const SOURCES: readonly SourceInfo[] = [
     note: 'present where the listed Debian packages are installed; labelled later, as a fresh held-out set',
   },
   {
+    source: 'debian-copyright-c',
+    where: '/usr/share/doc/<package>/copyright, a third fixed list of packages, disjoint from the other two',
+    licence: 'Debian packaging notices, each under its package licence (all DFSG-free)',
+    note: 'present where the listed Debian packages are installed; labelled after the second round of fixes, as a held-out check of them',
+  },
+  {
     source: 'texlive-readme',
     where: '/usr/share/doc/texlive-doc/**/README* (plain or gzip text; not .pdf or .html), Debian texlive-*-doc packages',
     licence: 'TeX Live documentation, each under its package licence (LPPL, GPL, public domain; all free)',
@@ -84,6 +90,8 @@ export const SOURCES: readonly SourceInfo[] = [
 export const DEBIAN_PACKAGES_FILE = path.join(ROOT, 'bench', 'labels', 'external-pii-debian.txt');
 /** The second, disjoint Debian list (SHA-1 first byte ≡ 4 mod 8), labelled after the first round of fixes. */
 export const DEBIAN_PACKAGES_FILE_B = path.join(ROOT, 'bench', 'labels', 'external-pii-debian-b.txt');
+/** The third, disjoint Debian list (SHA-1 first byte ≡ 2 mod 8), labelled after the second round of fixes. */
+export const DEBIAN_PACKAGES_FILE_C = path.join(ROOT, 'bench', 'labels', 'external-pii-debian-c.txt');
 
 const EDRM_FOOTER = /\s*\*{11}\r?\nEDRM Enron Email Data Set[\s\S]*?\*{11}\s*$/;
 
@@ -211,7 +219,7 @@ function secFilings(): SourceDocument[] {
 
 /** Every external document available here, by id. */
 export function loadSourceDocuments(): Map<string, SourceDocument> {
-  const all = [...enron(), ...debianCopyright(), ...debianCopyright('debian-copyright-b', DEBIAN_PACKAGES_FILE_B), ...texliveReadmes(), ...readmes(), ...nodejsDoc(), ...secFilings(), ...realworldPdfs()];
+  const all = [...enron(), ...debianCopyright(), ...debianCopyright('debian-copyright-b', DEBIAN_PACKAGES_FILE_B), ...debianCopyright('debian-copyright-c', DEBIAN_PACKAGES_FILE_C), ...texliveReadmes(), ...readmes(), ...nodejsDoc(), ...secFilings(), ...realworldPdfs()];
   return new Map(all.map((document) => [document.id, document]));
 }
 
