@@ -137,7 +137,7 @@ export class ExportRunner {
     let lastProgressAt = 0;
     let staged: StagedBlob | null = null;
     try {
-      const material = await db.transaction().execute((trx) => gatherExportMaterial(trx, row));
+      const material = await transact(db, (trx) => gatherExportMaterial(trx, row));
       // Sources as local files before any task names them (a bucket-backed store copies them here).
       for (const document of material.documents) await blobs.localPath(document.row.sha256);
       const built = await buildExport(

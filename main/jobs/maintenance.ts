@@ -2,6 +2,7 @@ import { deleteExpiredDownloadTokens } from '../db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore } from '../db/queries/idempotency-keys.js';
 import { deleteFinishedDeliveriesBefore } from '../db/queries/webhook-deliveries.js';
 import type { Runtime } from '../runtime.js';
+import { transact } from '../db/transaction.js';
 
 /**
  * Periodic clean-up: expired idempotency records (kept at least the configured hours), download tokens, and
@@ -14,7 +15,7 @@ export async function runMaintenance(runtime: Runtime): Promise<void> {
   await deleteExpiredDownloadTokens(runtime.db, now.toISOString());
   const { deliveryRetentionDays } = runtime.config.webhooks;
   if (deliveryRetentionDays > 0) {
-    await runtime.db.transaction().execute((trx) => deleteFinishedDeliveriesBefore(trx, new Date(now.getTime() - deliveryRetentionDays * 86_400_000).toISOString()));
+    await transact(runtime.db, (trx) => deleteFinishedDeliveriesBefore(trx, new Date(now.getTime() - deliveryRetentionDays * 86_400_000).toISOString()));
   }
 }
 

@@ -10,6 +10,7 @@ import {
 import { systemResolver, type HostResolver } from '../services/webhook-destinations.js';
 import { signWebhook } from '../services/webhook-signing.js';
 import { sendWebhook } from './webhook-sender.js';
+import { transact } from '../db/transaction.js';
 
 /** Outbox events fanned out per transaction. */
 const FAN_OUT_BATCH = 200;
@@ -55,7 +56,7 @@ export class WebhookDispatcher {
   /** Attempts left `in_flight` by a dead process become `interrupted`; their deliveries are due now. */
   async recover(): Promise<number> {
     const { db, clock } = this.runtime;
-    return db.transaction().execute((trx) => recoverInterruptedDeliveries(trx, clock));
+    return transact(db, (trx) => recoverInterruptedDeliveries(trx, clock));
   }
 
   /** One pass: fan out new events, start due deliveries. Concurrent calls coalesce into one more pass. */
@@ -86,7 +87,7 @@ export class WebhookDispatcher {
 
   private async pass(): Promise<void> {
     const { db, clock } = this.runtime;
-    while ((await db.transaction().execute((trx) => fanOutOutbox(trx, clock, FAN_OUT_BATCH))) === FAN_OUT_BATCH) {
+    while ((await transact(db, (trx) => fanOutOutbox(trx, clock, FAN_OUT_BATCH))) === FAN_OUT_BATCH) {
       if (this.stopped) return;
     }
     const free = MAX_IN_FLIGHT - this.inFlight.size;
@@ -122,7 +123,7 @@ export class WebhookDispatcher {
         keepResponseBody: claimed.storeResponseBody,
       },
     )
-      .then((result) => db.transaction().execute((trx) => settleAttempt(trx, clock, claimed, result, config.webhooks)))
+      .then((result) => transact(db, (trx) => settleAttempt(trx, clock, claimed, result, config.webhooks)))
       .catch((error: unknown) => console.error(`webhook delivery ${claimed.deliveryId} could not be settled:`, error))
       .finally(() => {
         this.inFlight.delete(work);

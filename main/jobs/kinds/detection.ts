@@ -5,6 +5,7 @@ import { loadTaskPages } from '../../services/document-text.js';
 import { sourceForDocumentType } from '../../services/redactions/app-items.js';
 import { stageSuggestions } from '../../services/redactions/suggestions.js';
 import type { JobKindHandler } from './types.js';
+import { transact } from '../../db/transaction.js';
 
 /** Suggestions need this confidence unless the options or the template say otherwise. */
 export const DEFAULT_MIN_SCORE = 0.5;
@@ -59,7 +60,7 @@ export const detectionHandler: JobKindHandler = {
     }
 
     const layer = template?.layer ?? (template?.exemption !== undefined ? layerOfExemption(template.exemption) : null);
-    const staged = await runtime.db.transaction().execute((trx) =>
+    const staged = await transact(runtime.db, (trx) =>
       stageSuggestions(trx, ctx, job.document_id, findings, {
         jobId: job.id,
         source: sourceForDocumentType(blob.documentType),

@@ -3,6 +3,7 @@ import { OcrOptions, type OcrResult, type OcrResultPage } from '../../common/sch
 import { pagesStoredByJob, pageSummariesOfJob, storeJobPage } from '../../services/document-pages.js';
 import { ocrEngineLabel } from '../../services/ocr-assets.js';
 import type { JobKindHandler } from './types.js';
+import { transact } from '../../db/transaction.js';
 
 const OCR_TYPES: readonly string[] = ['pdf', 'png', 'jpeg', 'tiff'] satisfies OcrDocumentType[];
 
@@ -72,7 +73,7 @@ export const ocrHandler: JobKindHandler = {
         },
         { signal, onProgress: noProgress },
       );
-      await runtime.db.transaction().execute((trx) => storeJobPage(trx, runtime.clock, job, page));
+      await transact(runtime.db, (trx) => storeJobPage(trx, runtime.clock, job, page));
       readings.set(pageNumber, { reason: page.reason, image_source: page.image_source, dpi: page.dpi, timings_ms: page.timings_ms });
       done += 1;
       reportProgress(done / wanted.length);

@@ -4,6 +4,7 @@ import { findDocument } from '../../db/queries/documents.js';
 import { deleteDocumentPagesFrom, upsertDocumentPage } from '../../db/queries/document-pages.js';
 import { transcribeFile, type VerboseTranscription } from '../openai-compatible.js';
 import type { JobKindHandler } from './types.js';
+import { transact } from '../../db/transaction.js';
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
@@ -78,7 +79,7 @@ export const transcriptionHandler: JobKindHandler = {
     const { pages, wordTimes } = transcriptPages(answer);
     const now = runtime.clock.now().toISOString();
     // All pages in one transaction, replacing an earlier transcript (and dropping its extra pages).
-    await runtime.db.transaction().execute(async (trx) => {
+    await transact(runtime.db, async (trx) => {
       for (const [index, page] of pages.entries()) {
         await upsertDocumentPage(trx, {
           organization_id: job.organization_id,
