@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
@@ -43,25 +47,55 @@ describe('phones wrapped across a line after a cue', () => {
   });
 });
 
-describe('wrapped values in a pdfTeX PDF (poppler\'s words and boxes)', () => {
-  it('a cue-backed phone and a block-form address broken by the layout are one finding each, a box per line', () => {
-    const pdf = pdflatex(['\\noindent Send the signed forms by fax: 33 (4)\\\\', '7612-5580 before noon, or bring them to Rm. 12, 8 \\#,\\\\', 'Lane 30, Xinhua West Road, Hangzhou on Monday.'].join('\n'));
-    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
-    const input: TaskPage = { page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words };
-    const findings = detectPages([input], plan(['phone', 'street_address']));
-    const lineOf = (text: string) => words.find((word) => word.text === text)?.y1;
-    for (const [entity, first, second] of [['phone', '(4)', '7612-5580'], ['street_address', '#,', 'Hangzhou']] as const) {
-      const ofKind = findings.filter((finding) => finding.entity === entity);
-      expect(ofKind, JSON.stringify(findings)).toHaveLength(1);
-      const boxes = ofKind[0]?.boxes ?? [];
-      expect(boxes).toHaveLength(2);
-      expect(lineOf(first)).not.toBe(lineOf(second));
-      for (const piece of [first, second]) {
-        const word = words.find((candidate) => candidate.text === piece);
-        expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && box.y1 <= word.y2 && box.y2 >= word.y1), piece).toBe(true);
-      }
+// A cue-backed phone and a block-form address that the layout breaks across lines, as pdfTeX sets them.
+const WRAPPED_TEX = ['\\noindent Send the signed forms by fax: 33 (4)\\\\', '7612-5580 before noon, or bring them to Rm. 12, 8 \\#,\\\\', 'Lane 30, Xinhua West Road, Hangzhou on Monday.'].join('\n');
+const WRAPPED_PIECES = [['phone', '(4)', '7612-5580'], ['street_address', '#,', 'Hangzhou']] as const;
+
+/** One finding per kind, a box per line, each box over its piece's word. */
+function expectWrapped(input: TaskPage) {
+  const findings = detectPages([input], plan(['phone', 'street_address']));
+  const wordOf = (text: string) => input.words.find((word) => word.text === text);
+  for (const [entity, first, second] of WRAPPED_PIECES) {
+    const ofKind = findings.filter((finding) => finding.entity === entity);
+    expect(ofKind, JSON.stringify(findings)).toHaveLength(1);
+    const boxes = ofKind[0]?.boxes ?? [];
+    expect(boxes).toHaveLength(2);
+    expect(wordOf(first)?.y1).not.toBe(wordOf(second)?.y1);
+    for (const piece of [first, second]) {
+      const word = wordOf(piece);
+      expect(word, piece).toBeDefined();
+      expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && Math.min(box.y1, box.y2) <= Math.max(word.y1, word.y2) && Math.max(box.y1, box.y2) >= Math.min(word.y1, word.y2)), piece).toBe(true);
     }
+  }
+}
+
+describe('wrapped values in a real PDF and in an OCR scan of it', () => {
+  let pdf: Buffer;
+  beforeAll(() => {
+    pdf = pdflatex(WRAPPED_TEX);
   }, 60_000);
+
+  it('pdfTeX PDF, poppler\'s words and boxes: one finding each, a box per line', () => {
+    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
+    expectWrapped({ page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+  }, 60_000);
+
+  it('the page rendered by pdftoppm and read by tesseract, boxes in image pixels', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-wrapped-scan-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
+      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', path.join(dir, 'in.pdf'), path.join(dir, 'scan')]);
+      const tsv = execFileSync('tesseract', [path.join(dir, 'scan.png'), '-', 'tsv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const words = tsv
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter((cells) => cells[0] === '5' && (cells[11] ?? '').trim() !== '')
+        .map(([, , , , , , left, top, width, height, confidence, text]) => ({ text: (text ?? '').trim(), x1: Number(left), y1: Number(top), x2: Number(left) + Number(width), y2: Number(top) + Number(height), confidence: Math.max(0, Number(confidence)) }));
+      expectWrapped({ page_number: 1, unit: 'image_pixels', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('phone look-alikes', () => {
