@@ -134,15 +134,17 @@ export function sortWords(fromText: readonly SourceWord[], stored: readonly Sour
 /**
  * Stored words (OCR) that the page's own text does not hold: text a scan shows only as pixels. Those clear of
  * every box by the rendered pages' rule (any part within the padding and a quarter unit) become the rewritten
- * page's invisible text layer, so a scan redacted in its content stays as searchable as a rendered one.
+ * page's invisible text layer, so a scan redacted in its content stays as searchable as a rendered one. The
+ * page's own text outranks them: a word it puts near a box never joins the layer, wherever OCR placed it.
  */
 async function imageOnlyWords(fromText: readonly SourceWord[], stored: readonly SourceWord[], boxes: readonly BurnBox[], padding: number, visible: Rect): Promise<LayerWord[]> {
   const margin = padding + 0.25;
+  const hidden = (word: SourceWord) => !contains(visible, center(word)) || boxes.some((box) => boxCovers(box, word, margin + word.slackX, margin + word.slackY));
+  const refused = new Set(fromText.filter(hidden).map((word) => token(word.text)));
   const layer: LayerWord[] = [];
   for (const word of stored) {
     const middle = center(word);
-    if (fromText.some((text) => contains(text, middle))) continue;
-    if (!contains(visible, middle) || boxes.some((box) => boxCovers(box, word, margin, margin))) continue;
+    if (hidden(word) || refused.has(token(word.text)) || fromText.some((text) => contains(text, middle))) continue;
     const text = await layerText(word.text);
     if (text !== '') layer.push({ text, x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 });
   }
