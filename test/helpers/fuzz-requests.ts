@@ -115,8 +115,8 @@ export function envelopeProblem(request: { method: string; url: string }, respon
   // As the server sees it: dot segments resolved (inject normalises the URL the same way).
   const path = new URL(request.url, 'http://fuzz.invalid').pathname;
   if (!type.startsWith('application/json')) {
-    // Only the UI's static files, /files downloads and CSV reports (audit.csv) answer other types.
-    const download = !path.startsWith('/api/') || type.startsWith('text/csv');
+    // Only the UI's static files, /files downloads, CSV reports (audit.csv) and the viewer's page preview (a PDF) answer other types.
+    const download = !path.startsWith('/api/') || type.startsWith('text/csv') || (type.startsWith('application/pdf') && /^\/api\/documents\/[^/]+\/pages\/[^/]+\/preview$/.test(path));
     return response.statusCode < 400 && download ? null : `content-type ${type || '(none)'} on ${response.statusCode}`;
   }
   let body: unknown;

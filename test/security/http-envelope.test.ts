@@ -60,6 +60,17 @@ describe('security: envelope, ids, bodies and headers', () => {
     expect(error.message).toMatch(/longer than 100/);
   });
 
+  it.each([
+    [`/api/documents/${'x'.repeat(150)}/pages/1/preview`, 414, 'uri_too_long'],
+    ['/api/documents/%ff/pages/1/preview', 400, 'validation_error'],
+    ['/api/documents/1/pages/%2e%2e/preview', 404, 'resource_not_found'],
+    [`/api/redactions/${'x'.repeat(150)}`, 414, 'uri_too_long'],
+  ] as const)('the application API answers a guard on %s in its own error body (%i %s)', async (url, status, code) => {
+    const response = await instance.server.app.inject({ method: 'GET', url, headers: { host: instance.host } });
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toMatchObject({ success: false, code, request_id: response.headers['x-request-id'] });
+  });
+
   it('an oversized body → 413 and another media type → 415, both in the envelope', async () => {
     const big = await instance.server.app.inject({
       method: 'POST',

@@ -127,7 +127,7 @@ export function appErrorBody(problem: HttpProblem, requestId: string) {
   };
 }
 
-const APPLICATION_PATHS = /^\/(api\/(auth|redactions)|ocr|ai-summary)(\/|\?|$)/;
+const APPLICATION_PATHS = /^\/(api\/(auth|redactions|documents)|ocr|ai-summary)(\/|\?|$)/;
 
 /** Paths of the application API, whose clients expect its error body even from shared guards and 404s. */
 export function isApplicationPath(url: string): boolean {
