@@ -108,7 +108,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
   const pool = new WorkerPool();
   const runner = startExportRunner(runtime, pool);
   let counter = 0;
-  const api = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, raw?: Buffer): Promise<Json> => {
+  const api = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, raw?: Buffer): Promise<Json> => {
     const response = await server.app.inject({
       method,
       url,
@@ -126,6 +126,10 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
     return response.json<Json>();
   };
   try {
+    // The bench measures the export alone: no automatic OCR and detection beside it, and the release
+    // safeguards (an approved case, every document processed) are not what is measured.
+    await api('PATCH', '/api/v1/processing-settings', { auto_process: false });
+    await api('PATCH', '/api/v1/release-settings', { safeguards: { pending_suggestions: false, unprocessed_documents: false, case_approved: false, separation_of_duties: false, changed_after_approval: false } });
     const caseId = (await api('POST', '/api/v1/cases', { name: 'Export bench' })).data.id;
     const session = (await api('POST', `/api/v1/cases/${caseId}/upload-sessions`, { files: [{ name: 'memo.pdf', size: input.bytes.length }] })).data as unknown as { id: string; files: { upload_url: string }[] };
     const upload = await server.app.inject({ method: 'PUT', url: new URL(session.files[0]?.upload_url ?? '').pathname, headers: { host, 'content-type': 'application/pdf' }, payload: input.bytes });
