@@ -1,3 +1,4 @@
+import { findAsiaAddresses } from './addresses-asia.js';
 import { clamp, cuesNear, type Candidate } from './candidate.js';
 
 // Address forms that do not open with a house number before a street name: room, floor or block first with
@@ -52,5 +53,6 @@ export function findWorldAddresses(text: string): Candidate[] {
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
     found.push({ entity: 'street_address', start, end, score: clamp(0.6 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-country' });
   }
+  found.push(...findAsiaAddresses(text));
   return found;
 }

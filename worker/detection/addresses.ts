@@ -1,3 +1,4 @@
+import { tailEnd, unitStart } from './addresses-extend.js';
 import { findWorldAddresses } from './addresses-world.js';
 import { clamp, cuesNear, type Candidate } from './candidate.js';
 
@@ -10,6 +11,16 @@ const SUFFIXES = [
   'Plz', 'Loop', 'Row', 'Pike', 'Crescent', 'Cres', 'Walk', 'Path', 'Ridge', 'Heights', 'Hts', 'Crossing', 'Xing', 'Expressway', 'Expy',
   'Freeway', 'Fwy', 'Turnpike', 'Tpke', 'Center', 'Ctr', 'Cove', 'Cv', 'Creek', 'Glen', 'Grove', 'Hollow', 'Landing', 'Meadows', 'Mews',
   'Pass', 'Point', 'Pt', 'Run', 'Trace', 'View', 'Vista', 'Bend', 'Close', 'Commons',
+  // British, Irish, Australian and New Zealand street types.
+  'Gardens', 'Gdns', 'Green', 'Hill', 'Park', 'Rise', 'Vale', 'Parade', 'Pde', 'Quay', 'Wharf', 'Esplanade', 'Esp', 'Embankment', 'Chase',
+  'Wynd', 'Tce', 'Gr', 'Cres', 'Grv', 'Hwy', 'Mall',
+  // More USPS street suffixes.
+  'Junction', 'Manor', 'Estates', 'Harbor', 'Hills', 'Springs', 'Valley', 'Village', 'Knoll', 'Oval', 'Crest', 'Causeway', 'Bypass', 'Spur',
+  'Motorway', 'Bridge', 'Brook', 'Canyon', 'Corner', 'Corners', 'Dale', 'Falls', 'Ferry', 'Field', 'Fields', 'Ford', 'Forest', 'Fork', 'Garden',
+  'Gateway', 'Haven', 'Inlet', 'Island', 'Junction', 'Knolls', 'Lake', 'Lakes', 'Lodge', 'Meadow', 'Mill', 'Mills', 'Mount', 'Mountain',
+  'Orchard', 'Overpass', 'Port', 'Prairie', 'Ranch', 'River', 'Shore', 'Shores', 'Spring', 'Station', 'Summit', 'Tunnel', 'Villa',
+  'Ville', 'Ways', 'Cswy', 'Cyn', 'Jct', 'Mnr', 'Mtn', 'Rdg', 'Sta', 'Vly', 'Vlg', 'Vw', 'Brg', 'Frk', 'Hbr', 'Holw', 'Isl', 'Lk',
+  'Mdws', 'Spg', 'Sts', 'Aves', 'Rds', 'Drs',
 ];
 const STATES = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN',
@@ -34,7 +45,7 @@ const STATE = `(?:${[...STATES, ...STATE_NAMES.flatMap(caseForms)].join('|')})`;
 const CITY_LINE = `(?:,? ?(?:\\n[ \\t]*)?(?:[A-Z][A-Za-z.'’-]+ ){0,3}[A-Z][A-Za-z.'’-]+,? ${STATE}\\.?,? \\d{5}(?:-\\d{4})?(?!\\d))`;
 
 // The suffix ends the word: "Ter" in "Teräs" is no Terrace.
-const STREET = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){1,4}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?(?: ${DIRECTION}(?![A-Za-z]))?${UNIT}?(${CITY_LINE})?`, 'g');
+const STREET = new RegExp(`(?<![\\w-]|(?<!\\d)/)${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){1,4}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?(?: ${DIRECTION}(?![A-Za-z]))?${UNIT}?(${CITY_LINE})?`, 'g');
 // A house number spelled out (One Financial Plaza, Three Center Plaza): only with its city line, as a
 // capitalised number word before a street word is otherwise as often a name or a heading.
 const SPELLED_NUMBER = '(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Thirteen|Fourteen|Fifteen|Sixteen|Seventeen|Eighteen|Nineteen|Twenty)';
@@ -59,13 +70,22 @@ const CAPITAL_TYPES = 'Straße|Strasse|Str\\.|Weg|Gasse|Platz|Allee|Damm|Ufer';
 const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place', 'Allée', 'Impasse', 'Quai', 'Route', 'Calle', 'C/', 'Avenida', 'Avda.', 'Paseo', 'Plaza', 'Camino', 'Carrer', 'Via', 'Viale', 'Piazza', 'Corso', 'Largo', 'Rua', 'Travessa', 'Praça', 'Ulica', 'ul.', 'Aleja', 'al.'];
 const TYPE_FIRST = `(?:${[...new Set(TYPE_WORDS.flatMap((word) => [word, word.toLowerCase()]))].map((word) => word.replace('.', '\\.')).join('|')})`;
 const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,4}";
+// Portuguese 0000-000 and Brazilian 00000-000 too; a country letter may stand before the digits (D-10115, CH-8001).
 const POSTCODE =
-  '(?:\\d{5}|\\d{2} \\d{3}|\\d{4}(?: ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2}|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
-const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+  '(?:(?:[A-Z]{1,2}-)?(?:\\d{5}(?:-\\d{3})?|\\d{2} \\d{3}|\\d{4}(?:-\\d{3}| ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2})|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
+// A Spanish floor and door after the number (3º B, 2.º izq.), an Italian staircase or inner number (scala B, int. 5).
+const FLOOR = "(?:,? (?:\\d{1,2}\\.?[º°ª](?: ?(?:[A-Z0-9]ª?|izq(?:da)?\\.?|dcha\\.?|dcha|centro))?|(?:scala|Scala|int\\.|Int\\.|interno) [A-Z0-9]{1,3}|(?:apto|Apto|andar|Andar)\\.? \\d{1,4}))";
+// The town after the postcode, or before it, with a Brazilian state after a dash (São Paulo - SP, 01310-200).
+const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?(?: ?[-–] ?[A-Z]{2})?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
+// Nordic type words also stand apart after the name (Karl Johans gate 22, Gamla vägen 4).
+const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé';
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?${FLOOR}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+// German streets named with a preposition (An der Alster 40, Unter den Linden 77, Am Markt 1): only with
+// postcode and town, as "Am Montag 3" or "Im Jahr 2" is prose.
+const PREPOSITION_STREET = new RegExp(`(?<![\\p{L}\\p{N}])(?:Am|An der|An den|Auf der|Auf dem|Im|In der|In den|Zum|Zur|Unter den|Hinter der|Vor dem) \\p{Lu}[\\p{L}-]+ \\d{1,4}(?: ?[a-z](?![\\p{L}]))?(${TOWN_TAIL})(?![\\p{L}\\p{N}])`, 'gu');
 const NUMBER_FIRST_TYPE = new RegExp(`(?<![\\p{L}\\p{N}/-])\\d{1,5}(?: ?(?:bis|ter|[a-zA-Z]))?,? ${TYPE_FIRST} ${NAME_TAIL}(${TOWN_TAIL})?`, 'gu');
-// A UK or Canadian street address is caught by STREET; its postcode line may follow on the next line.
-const UK_CA_POSTCODE_AFTER = new RegExp(`^,? ?(?:\\n[ \\t]*)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,3},? ?(?:[A-Z]{2} )?(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)(?![\\p{L}\\p{N}])`, 'u');
+// Written all in lower case, as in chat or e-mail ("i live at 42 maple street"): only after an address cue.
+const LOWER_STREET = /(?<![\w/-])\d{1,6} (?:[a-z][a-z'-]+ ){1,3}(?:street|st|avenue|ave|road|rd|drive|dr|lane|ln|boulevard|blvd|court|ct|place|terrace|way|parkway|circle|highway)(?![\w-])\.?/g;
 const ADDRESS_CUE = /\b(?:address|addr|resid\w*|lives?|living|home|mailing|located at|domicile|street|apartment|moved to|reside)\b/i;
 // Numbers before a street word that are counts or measures, not house numbers.
 const NOT_HOUSE_NUMBER = /^(\d+) (?:[A-Z]\w* )?(?:miles?|blocks?|feet|yards?|minutes?|hours?|years?|days?|percent)\b/i;
@@ -82,15 +102,18 @@ export function findAddresses(text: string): Candidate[] {
     const value = match[0];
     if (NOT_HOUSE_NUMBER.test(value) || copyrightYear(text, match.index, value)) continue;
     // "In 2019 Main Street …": a year, not a house number.
-    if (/^(?:19|20)\d\d /.test(value) && /\b(?:in|since|of|by|from|until|during|year|fy|fiscal|before|after)\s+$/i.test(text.slice(Math.max(0, match.index - 12), match.index))) continue;
+    if (/^(?:19|20)\d\d /.test(value) && /\b(?:in|since|of|by|from|until|during|year|fy|fiscal|before|after|the|its|his|her|their)\s+$/i.test(text.slice(Math.max(0, match.index - 12), match.index))) continue;
     // The street part needs a name word (digits alone before the suffix are a count: "3 St" is no address).
     if (!/\d[^ ]* (?:\S+ )*?[A-Za-z]{2,}/.test(value)) continue;
-    const start = match.index;
-    let end = start + value.replace(/[,\s]+$/, '').length;
-    const postcode = match[1] ? null : UK_CA_POSTCODE_AFTER.exec(text.slice(end));
-    if (postcode) end += postcode[0].length;
+    const unit = unitStart(text, match.index);
+    const start = unit.start;
+    let end = match.index + value.replace(/[,\s]+$/, '').length;
+    const tail = match[1] ? null : tailEnd(text, end);
+    if (tail) end = tail;
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
-    const score = (match[1] || postcode ? 0.9 : 0.72) + (cues.length > 0 ? 0.1 : 0);
+    // "3/15 Main Street" is as often a date before a street name: the unit/house form needs its town or a cue.
+    if (unit.slash && !match[1] && !tail && cues.length === 0) continue;
+    const score = (match[1] || tail ? 0.9 : 0.72) + (cues.length > 0 ? 0.1 : 0);
     found.push({ entity: 'street_address', start, end, score: clamp(score), cues, rule: 'pattern:address-us' });
   }
   const more: [RegExp, number, number, string][] = [
@@ -101,6 +124,7 @@ export function findAddresses(text: string): Candidate[] {
     [SPELLED_STREET, 0.85, 0.85, 'pattern:address-spelled-number'],
     [NUMBER_LAST, 0.6, 0.85, 'pattern:address-international'],
     [NUMBER_FIRST_TYPE, 0.6, 0.85, 'pattern:address-international'],
+    [PREPOSITION_STREET, 0.85, 0.85, 'pattern:address-international'],
   ];
   for (const [pattern, bare, withTown, rule] of more) {
     for (const match of text.matchAll(pattern)) {
@@ -112,11 +136,19 @@ export function findAddresses(text: string): Candidate[] {
       const designator = route ? (route[1] ?? '') : '1';
       const apart = !route || /[\s.#]$/.test(route[0].slice(0, route[0].length - designator.length));
       if (!/\d/.test(designator) && (designator !== designator.toUpperCase() || !apart)) continue;
-      const start = match.index;
-      const end = start + value.length;
+      const start = pattern === MILITARY ? match.index : unitStart(text, match.index).start;
+      const tail = match[1] || pattern === MILITARY ? null : tailEnd(text, match.index + value.length);
+      const end = tail ?? match.index + value.length;
       const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
-      found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? withTown : bare) + (cues.length > 0 ? 0.15 : 0)), cues, rule });
+      found.push({ entity: 'street_address', start, end, score: clamp((match[1] || tail ? withTown : bare) + (cues.length > 0 ? 0.15 : 0)), cues, rule });
     }
+  }
+  for (const match of text.matchAll(LOWER_STREET)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
+    if (cues.length === 0 || NOT_HOUSE_NUMBER.test(match[0])) continue;
+    found.push({ entity: 'street_address', start, end: tailEnd(text, end) ?? end, score: 0.7, cues, rule: 'pattern:address-lower-case' });
   }
   for (const match of text.matchAll(PO_BOX)) {
     const start = match.index;

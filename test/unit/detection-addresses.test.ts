@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { TaskPage } from '../../main/common/analysis-tasks.js';
+import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
+import { detectInText, detectPages } from '../../worker/detection/index.js';
+import { layoutPage } from '../helpers/analysis-support.js';
+
+// International postal address shapes (issue 20), written for these tests from the countries' postal
+// formats: a unit before the street, the town and postcode after it (also on the next lines), street types
+// and postcodes of each country, comma chains closed by an Indian PIN or a Japanese or Korean postcode.
+// Each shape has look-alikes that must stay unmarked.
+
+const plan = (kinds: readonly BuiltinEntityKind[], minScore = 0.5): DetectionPlan => ({ entityKinds: [...kinds], minScore, customTerms: [], patterns: [] });
+const found = (text: string) => detectInText(text, plan(['street_address'])).map((candidate) => text.slice(candidate.start, candidate.end));
+const page = (lines: string[]): TaskPage => ({ page_number: 1, unit: 'pdf_points', rotation: 0, ...layoutPage(lines) });
+
+describe('UK and Irish addresses', () => {
+  it('takes the town and postcode after the street, with a flat before it', () => {
+    expect(found('Please write to 14 Larkspur Road, Bristol BS8 1QU today.')).toEqual(['14 Larkspur Road, Bristol BS8 1QU']);
+    expect(found('Address: Flat 5, 23 Kingsley Street, Oxford OX2 6HT')).toEqual(['Flat 5, 23 Kingsley Street, Oxford OX2 6HT']);
+    expect(found('9 Mill Lane, Upper Woodford, Wiltshire SP4 6NX')).toEqual(['9 Mill Lane, Upper Woodford, Wiltshire SP4 6NX']);
+    expect(found('Home: 31 Elmfield Gardens, Harrogate HG1 2RT, United Kingdom')).toEqual(['31 Elmfield Gardens, Harrogate HG1 2RT, United Kingdom']);
+  });
+
+  it('reads an Eircode and a Dublin district', () => {
+    expect(found('Address: 6 Harbour View, Westport, Co. Mayo, F28 K2W9')).toEqual(['6 Harbour View, Westport, Co. Mayo, F28 K2W9']);
+    expect(found('4 Seafield Terrace, Dublin 4, D04 W2K7')).toEqual(['4 Seafield Terrace, Dublin 4, D04 W2K7']);
+  });
+
+  it('joins a street line, a town line and a postcode line into one suggestion', () => {
+    expect(found('Address: 7 Primrose Gardens\nSalford\nM6 8PL')).toEqual(['7 Primrose Gardens\nSalford\nM6 8PL']);
+    const findings = detectPages([page(['Send it to 52 Ashgrove Parade', 'Leicester LE2 3FJ', 'Thanks.'])], plan(['street_address']));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.boxes).toHaveLength(2);
+  });
+
+  it('does not take a postcode-like product code, a bare town or a count for an address', () => {
+    expect(found('Order 12345 London SW1A was shipped.')).toEqual([]);
+    expect(found('Model SW1A 2AA3 ships in May.')).toEqual([]);
+    expect(found('She grew up in Harrogate and Dublin.')).toEqual([]);
+    expect(found('It is 3 miles past Forest Hill, London SE23 3HZ.')).toEqual([]);
+    expect(found('Since 2004 Olympic Park hosted games.')).toEqual([]);
+    expect(found('the 1996 Olympic Village opened')).toEqual([]);
+  });
+});
+
+describe('German, Austrian, Swiss, Dutch and Nordic addresses', () => {
+  it('finds the number after the street and the postcode before the town', () => {
+    expect(found('Wohnhaft Lindenstraße 5, 80331 München')).toEqual(['Lindenstraße 5, 80331 München']);
+    expect(found('Schillerstr. 14a, D-70173 Stuttgart')).toEqual(['Schillerstr. 14a, D-70173 Stuttgart']);
+    expect(found('Bahnhofstrasse 21\nCH-8001 Zürich')).toEqual(['Bahnhofstrasse 21\nCH-8001 Zürich']);
+    expect(found('Kerkstraat 12, 1012 AB Amsterdam')).toEqual(['Kerkstraat 12, 1012 AB Amsterdam']);
+    expect(found('Karl Johans gate 22, 0159 Oslo')).toEqual(['Karl Johans gate 22, 0159 Oslo']);
+    expect(found('Drottninggatan 10, 111 51 Stockholm')).toEqual(['Drottninggatan 10, 111 51 Stockholm']);
+  });
+
+  it('takes a street named with a preposition only with its postcode and town', () => {
+    expect(found('Kontakt: An der Alster 40, 20099 Hamburg')).toEqual(['An der Alster 40, 20099 Hamburg']);
+    expect(found('Unter den Linden 77, 10117 Berlin')).toEqual(['Unter den Linden 77, 10117 Berlin']);
+    expect(found('Am Montag 3 Termine, im Jahr 2020 mehr.')).toEqual([]);
+    expect(found('Im Kapitel 4 steht es.')).toEqual([]);
+  });
+});
+
+describe('French, Spanish, Italian and Portuguese addresses', () => {
+  it('finds the type word forms with their postcodes', () => {
+    expect(found('12 rue de la Paix, 75002 Paris')).toEqual(['12 rue de la Paix, 75002 Paris']);
+    expect(found('8 impasse des Lilas, F-13001 Marseille')).toEqual(['8 impasse des Lilas, F-13001 Marseille']);
+    expect(found('C/ Gran Vía 32, 3º B, 28013 Madrid')).toEqual(['C/ Gran Vía 32, 3º B, 28013 Madrid']);
+    expect(found('Via Garibaldi 22, scala B, 20121 Milano')).toEqual(['Via Garibaldi 22, scala B, 20121 Milano']);
+    expect(found('Rua Augusta 100, 1100-053 Lisboa')).toEqual(['Rua Augusta 100, 1100-053 Lisboa']);
+    expect(found('Avenida Paulista 1578, São Paulo - SP, 01310-200')).toEqual(['Avenida Paulista 1578, São Paulo - SP, 01310-200']);
+  });
+
+  it('does not take dates, money or section numbers for addresses', () => {
+    expect(found('The meeting is on 12 March 2020 in Paris.')).toEqual([]);
+    expect(found('Paid 75002 EUR to the Paris office.')).toEqual([]);
+    expect(found('See section 12, 75002 entries, Paris annex.')).toEqual([]);
+  });
+});
+
+describe('Canadian, Australian and New Zealand addresses', () => {
+  it('reads provinces, states and their postcodes after the street', () => {
+    expect(found('Mail: 150 Elgin St, Ottawa ON K2P 1L4')).toEqual(['150 Elgin St, Ottawa ON K2P 1L4']);
+    expect(found('1234 rue Sainte-Catherine Ouest, Montréal, QC H3G 1P1')).toEqual(['1234 rue Sainte-Catherine Ouest, Montréal, QC H3G 1P1']);
+    expect(found('Home: 12 Wattle Street, Sydney NSW 2000')).toEqual(['12 Wattle Street, Sydney NSW 2000']);
+    expect(found('Unit 7, 22 Banksia Road, Parramatta NSW 2150')).toEqual(['Unit 7, 22 Banksia Road, Parramatta NSW 2150']);
+    expect(found('7/15 Ocean Parade, Coogee NSW 2034')).toEqual(['7/15 Ocean Parade, Coogee NSW 2034']);
+  });
+
+  it('keeps a unit before a US street too', () => {
+    expect(found('Apt. 3B, 500 Linden Street')).toEqual(['Apt. 3B, 500 Linden Street']);
+  });
+
+  it('does not read a date before a street name as a unit', () => {
+    expect(found('On 3/15 Main Street was closed.')).toEqual([]);
+  });
+});
+
+describe('Indian, Japanese and Korean comma chains', () => {
+  it('finds chains closed by a PIN or a postcode', () => {
+    expect(found('Address: 221, MG Road, Bengaluru 560001')).toEqual(['221, MG Road, Bengaluru 560001']);
+    expect(found('Flat No. 12, Shanti Apartments, Andheri West, Mumbai - 400058')).toEqual(['Flat No. 12, Shanti Apartments, Andheri West, Mumbai - 400058']);
+    expect(found('H.No. 3-4-56, Barkatpura, Hyderabad, Telangana 500027')).toEqual(['H.No. 3-4-56, Barkatpura, Hyderabad, Telangana 500027']);
+    expect(found('2-3-1 Nishi-Shinjuku, Shinjuku-ku, Tokyo 163-8001')).toEqual(['2-3-1 Nishi-Shinjuku, Shinjuku-ku, Tokyo 163-8001']);
+    expect(found('〒150-0002 Shibuya 2-21-1, Shibuya-ku, Tokyo')).toEqual(['〒150-0002 Shibuya 2-21-1, Shibuya-ku, Tokyo']);
+    expect(found('17 Sejong-daero, Jongno-gu, Seoul 03172')).toEqual(['17 Sejong-daero, Jongno-gu, Seoul 03172']);
+  });
+
+  it('finds a chain wrapped across lines', () => {
+    expect(found('Plot No. 7, Sector 18,\nGurgaon, Haryana 122015')).toEqual(['Plot No. 7, Sector 18,\nGurgaon, Haryana 122015']);
+  });
+
+  it('does not take lists, scores or totals for a chain', () => {
+    expect(found('In 2019, Sales, Marketing, Revenue 350000')).toEqual([]);
+    expect(found('Items 12, 14, 16, Total 123456')).toEqual([]);
+    expect(found('Scores 2-1, 3-0, Tokyo 2020')).toEqual([]);
+    expect(found('Chapter 3, Rule 4, Section 5-2')).toEqual([]);
+    expect(found('Visit 4, Acme Corp, Osaka 2025')).toEqual([]);
+  });
+});
+
+describe('addresses written in lower case', () => {
+  it('finds them after an address cue only', () => {
+    expect(found('yeah i live at 42 maple street now')).toEqual(['42 maple street']);
+    expect(found('we bought 5 new street lights')).toEqual([]);
+    expect(found('take 2 main road exits')).toEqual([]);
+  });
+});
