@@ -126,3 +126,30 @@ describe('addresses written in lower case', () => {
     expect(found('take 2 main road exits')).toEqual([]);
   });
 });
+
+describe('post boxes and military mail', () => {
+  it('reads post boxes in several languages with their postcode and town', () => {
+    expect(found('Postfach 10 01 22, 50441 Köln')).toEqual(['Postfach 10 01 22, 50441 Köln']);
+    expect(found('Boîte postale 45, 75001 Paris')).toEqual(['Boîte postale 45, 75001 Paris']);
+    expect(found('Apartado de Correos 123, 28080 Madrid')).toEqual(['Apartado de Correos 123, 28080 Madrid']);
+    expect(found('Casella Postale 12, 00100 Roma')).toEqual(['Casella Postale 12, 00100 Roma']);
+    expect(found('Reply to POB 55, Reno NV 89501')).toEqual(['POB 55, Reno NV 89501']);
+    // Offshore box numbers carry letters after the digits.
+    expect(found('Write to P.O. Box 3391KY soon')[0]).toMatch(/^P\.O\. Box 3391/);
+  });
+
+  it('joins the lines of a military address', () => {
+    expect(found('PSC 4102, Box 77\nAPO AE 09123')).toEqual(['PSC 4102, Box 77\nAPO AE 09123']);
+    expect(found('USNS Mercy\nFPO AP 96670')).toEqual(['USNS Mercy\nFPO AP 96670']);
+  });
+
+  it('takes a New Zealand town and postcode only with the country', () => {
+    expect(found('10 Kauri Street, Auckland 1010, New Zealand')).toEqual(['10 Kauri Street, Auckland 1010, New Zealand']);
+    expect(found('10 Kauri Street, Auckland 1010 runners')).toEqual(['10 Kauri Street']);
+  });
+
+  it('does not take a form box or a tick box for a post box', () => {
+    expect(found('Enter the amount from box 14 on line 7.')).toEqual([]);
+    expect(found('Tick box 6a if married.')).toEqual([]);
+  });
+});

@@ -22,6 +22,9 @@ const COUNTRY = '(?:United Kingdom|UK|England|Scotland|Wales|Northern Ireland|Ir
 // The town parts, then the postcode; or a European postcode (optionally with its country letter) before the town.
 const TAIL = new RegExp(
   `^(?:${SEP}${TOWN_PART}){0,3}${SEP}(?:${POSTCODE_END})(?:${SEP}${COUNTRY})?(?![\\p{L}\\p{N}])` +
+    // Four digits after the town (New Zealand, South Africa) only with the country; Singapore's six.
+    `|^(?:${SEP}${TOWN_PART}){1,2} \\d{4}${SEP}(?:New Zealand|NZ|South Africa|Australia)(?![\\p{L}\\p{N}])` +
+    `|^${SEP}Singapore \\d{6}(?![\\p{L}\\p{N}])` +
     `|^${SEP}(?:[A-Z]{1,2}-)?(?:\\d{5}|(?!19\\d\\d|20\\d\\d)\\d{4}(?: [A-Z]{2})?) ${WORD}(?: ${WORD})?(?![\\p{L}\\p{N}])`,
   'u',
 );

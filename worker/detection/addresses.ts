@@ -50,7 +50,7 @@ const STREET = new RegExp(`(?<![\\w-]|(?<!\\d)/)${NUMBER} (?:${DIRECTION} )?(?:$
 // capitalised number word before a street word is otherwise as often a name or a heading.
 const SPELLED_NUMBER = '(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Thirteen|Fourteen|Fifteen|Sixteen|Seventeen|Eighteen|Nineteen|Twenty)';
 const SPELLED_STREET = new RegExp(`(?<![\\w/-])${SPELLED_NUMBER} (?:${NAME_WORD} ){0,3}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?${UNIT}?(${CITY_LINE})`, 'g');
-const PO_BOX = new RegExp(`(?<![\\p{L}\\p{N}/-])(?:P\\.? ?O\\.?|Post Office|Postfach|Apartado|Casilla|Caixa Postal|Box) ?(?:Box|Drawer)? ?#? ?\\d{1,6}(${CITY_LINE})?`, 'giu');
+const PO_BOX = new RegExp(`(?<![\\p{L}\\p{N}/-])(?:P\\.? ?O\\.?|POB|Post Office|Postfach|Apartado(?: de Correos)?|Casilla(?: de Correo)?|Caixa Postal|Casella Postale|Bo[iî]te [Pp]ostale|B\\.P\\.|Postbus|Postboks|Box) ?(?:Box|Drawer)? ?(?:No\\.? ?)?#? ?\\d{1,6}(?: \\d\\d){0,2}(${CITY_LINE})?`, 'giu');
 // No street type, but a city, state and ZIP after it, or a direction before the name ("6330 S Stony Island").
 const NAMED_WITH_CITY = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){0,3}${NAME_WORD}\\.?(?:${UNIT}|,? \\d{1,5}[A-Z]?|,? \\d{1,2}(?:st|nd|rd|th) (?:Fl(?:oo)?r|FLR?)\\.?)?(${CITY_LINE})`, 'g');
 const DIRECTED = new RegExp(`(?<![\\w/-])${NUMBER} ${DIRECTION} (?:[A-Z][A-Za-z'’-]+ ){0,2}[A-Z][A-Za-z'’-]{2,}(?![\\w-])`, 'g');
@@ -59,7 +59,8 @@ const ROUTE = new RegExp(`(?<![\\w/-])${NUMBER} (?:(?:Old|US|U\\.S\\.|State|Coun
 // The route's own designator, read again from a ROUTE match (its group 1 is the town line).
 const ROUTE_DESIGNATOR = new RegExp(`${ROUTE_WORD}([0-9A-Z]{1,4})\\b`, 'i');
 // Military mail: PSC/Unit/CMR with a box, then APO/FPO/DPO, AA/AE/AP and the ZIP.
-const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},? (?:Box \d{1,5},? )?|USNS [A-Z][A-Za-z]+,? |USS [A-Z][A-Za-z]+,? )?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
+// The parts may stand on separate lines, as on an envelope.
+const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},?[ \n](?:Box \d{1,5},?[ \n])?|USNS [A-Z][A-Za-z]+,?[ \n]|USS [A-Z][A-Za-z]+,?[ \n])?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
 
 // International: number after the street (Hauptstraße 12, Via Roma 5, Calle Mayor 3), number before a
 // type word in Romance languages (10 rue de Rivoli), each optionally followed by a postcode and town.
@@ -152,11 +153,12 @@ export function findAddresses(text: string): Candidate[] {
   }
   for (const match of text.matchAll(PO_BOX)) {
     const start = match.index;
-    const end = start + match[0].length;
+    const tail = match[1] ? null : tailEnd(text, start + match[0].length);
+    const end = tail ?? start + match[0].length;
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
     // A form's box ("do not check box 6a", "Form(s) W-2, box 9") is no post box.
-    const formBox = !match[1] && /^box/i.test(match[0]) && FORM_BOX_BEFORE.test(text.slice(Math.max(0, start - 40), start));
-    found.push({ entity: 'street_address', start, end, score: clamp((match[1] ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
+    const formBox = !match[1] && !tail && /^box/i.test(match[0]) && FORM_BOX_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+    found.push({ entity: 'street_address', start, end, score: clamp((match[1] || tail ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
   found.push(...findWorldAddresses(text));
   return found;
