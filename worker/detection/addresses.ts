@@ -21,6 +21,9 @@ const SUFFIXES = [
   'Orchard', 'Overpass', 'Port', 'Prairie', 'Ranch', 'River', 'Shore', 'Shores', 'Spring', 'Station', 'Summit', 'Tunnel', 'Villa',
   'Ville', 'Ways', 'Cswy', 'Cyn', 'Jct', 'Mnr', 'Mtn', 'Rdg', 'Sta', 'Vly', 'Vlg', 'Vw', 'Brg', 'Frk', 'Hbr', 'Holw', 'Isl', 'Lk',
   'Mdws', 'Spg', 'Sts', 'Aves', 'Rds', 'Drs',
+  // USPS standard suffixes that prose seldom puts after a capitalised word and a number (Publication 28);
+  // Points, Ports, Union, Lights, Mission and the like cost more false findings than they found.
+  'Crossroad', 'Crossroads', 'Stravenue', 'Throughway', 'Trafficway', 'Skyway', 'Underpass', 'Viaduct', 'Passage', 'Radial', 'Parkways',
 ];
 const STATES = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN',
