@@ -153,3 +153,23 @@ describe('post boxes and military mail', () => {
     expect(found('Tick box 6a if married.')).toEqual([]);
   });
 });
+
+describe('streets without a known type word, told by the postcode after them', () => {
+  it('takes a UK street name with its town and postcode, and a European name, number, postcode and town', () => {
+    expect(found('Send to 42 Kingsway, Manchester M19 2LL')).toEqual(['42 Kingsway, Manchester M19 2LL']);
+    expect(found('5 The Broadway, London N8 8DU')).toEqual(['5 The Broadway, London N8 8DU']);
+    expect(found('Anschrift: Rosenthaler 40, 10178 Berlin')).toEqual(['Rosenthaler 40, 10178 Berlin']);
+    expect(found('Mariahilfer 12/3/7, 1060 Wien')).toEqual(['Mariahilfer 12/3/7, 1060 Wien']);
+    expect(found('HAUPTSTRASSE 5, 10115 BERLIN')).toEqual(['HAUPTSTRASSE 5, 10115 BERLIN']);
+    expect(found('Pieter Hooft 40\n1071 Amsterdam')).toEqual(['Pieter Hooft 40\n1071 Amsterdam']);
+  });
+
+  it('does not take document parts, codes in capitals or counts before a number for a street', () => {
+    expect(found('Chapter 12, 10115 Berlin')).toEqual([]);
+    expect(found('Gate 12, 1000 Brussels')).toEqual([]);
+    expect(found('Table 3, 1500 Rows')).toEqual([]);
+    expect(found('RP 500539 WFS LA and DP 500540 EPNG/BLANCO')).toEqual([]);
+    expect(found('Python 3 1000 Times faster')).toEqual([]);
+    expect(found('Meet 2 Friends in London NW1 6XE')).toEqual([]);
+  });
+});

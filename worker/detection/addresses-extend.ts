@@ -11,13 +11,14 @@ const SEP = '(?:,? ?\\n[ \\t]*|, ?| )';
 const AU_STATES = 'NSW|VIC|QLD|SA|WA|TAS|NT|ACT|Vic|Qld|Tas';
 const CA_PROVINCES = 'AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT';
 // Postcodes that close the tail by their shape alone.
-const POSTCODE_END = [
+const POSTCODES = [
   '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}', // UK
   `(?:(?:${CA_PROVINCES}),? )?[A-Z]\\d[A-Z] ?\\d[A-Z]\\d`, // Canada
   '(?:[AC-FHKNPRTV-Y]\\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}', // Irish Eircode
   `(?:${AU_STATES}) \\d{4}`, // Australia: state and postcode
   '(?:- ?)?[1-8]\\d{2} ?\\d{3}', // India: six-digit PIN
-].join('|');
+];
+const POSTCODE_END = POSTCODES.join('|');
 const COUNTRY = '(?:United Kingdom|UK|England|Scotland|Wales|Northern Ireland|Ireland|Canada|Australia|India|New Zealand)';
 // The town parts, then the postcode; or a European postcode (optionally with its country letter) before the town.
 const TAIL = new RegExp(
@@ -28,6 +29,12 @@ const TAIL = new RegExp(
     `|^${SEP}(?:[A-Z]{1,2}-)?(?:\\d{5}|(?!19\\d\\d|20\\d\\d)\\d{4}(?: [A-Z]{2})?) ${WORD}(?: ${WORD})?(?![\\p{L}\\p{N}])`,
   'u',
 );
+// Only the postcodes whose letters and digits alone say "postcode" (UK, Canada, Eircode, Australian state).
+const STRICT_TAIL = new RegExp(
+  `^(?:${SEP}${TOWN_PART}){1,3}${SEP}(?:${POSTCODES.slice(0, 4).join('|')})(?:${SEP}${COUNTRY})?(?![\\p{L}\\p{N}])`,
+  'u',
+);
+
 // A unit before the street line, ended by a comma or a space.
 const UNIT_BEFORE = /(?:^|[\s,(:;])((?:Flat|FLAT|Apartment|APARTMENT|Apt|APT|Unit|UNIT|Suite|SUITE|Ste|Shop|Level|Lvl)\.? ?(?:No\.? ?)?#?\d{1,5}[A-Z]?,? ?)$/;
 // The Australian and New Zealand unit/house form: the unit, a slash, then the house number.
@@ -36,6 +43,12 @@ const SLASH_UNIT_BEFORE = /(?:^|[\s,(:;])(\d{1,4}[A-Z]?\/)$/;
 /** Where the street found at start..end really ends: after its town and postcode when they follow. */
 export function tailEnd(text: string, end: number): number | null {
   const tail = TAIL.exec(text.slice(end, end + 160));
+  return tail ? end + tail[0].length : null;
+}
+
+/** Like tailEnd, but only for a town and a postcode that no count, code or date resembles. */
+export function strictTailEnd(text: string, end: number): number | null {
+  const tail = STRICT_TAIL.exec(text.slice(end, end + 160));
   return tail ? end + tail[0].length : null;
 }
 

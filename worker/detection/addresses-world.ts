@@ -1,4 +1,5 @@
 import { findAsiaAddresses } from './addresses-asia.js';
+import { strictTailEnd } from './addresses-extend.js';
 import { clamp, cuesNear, type Candidate } from './candidate.js';
 
 // Address forms that do not open with a house number before a street name: room, floor or block first with
@@ -32,6 +33,19 @@ const POSTCODE_TOWN_COUNTRY = new RegExp(
   'gu',
 );
 
+// A street with no type word the rules know, told apart by what follows it: a house number then a town and a
+// UK, Canadian, Irish or Australian postcode (42 Kingsway, Manchester M19 2LL), or a name then the number then
+// a European postcode and town (Rosenthaler 40, 10178 Berlin; without the comma only a five-digit, lettered or
+// country-prefixed postcode, as "Python 3 1000 Times" is none). Words that number a document's parts are no street.
+const NOT_STREET = /^(?:Chapter|Section|Sections|Item|Items|Page|Pages|Order|Invoice|Article|Art|Table|Figure|Fig|Line|Lines|Vol|Volume|No|Number|Part|Rule|Clause|Schedule|Annex|Exhibit|Appendix|Step|Level|Room|Floor|Unit|Case|Ref|Account|Version|Release|Model|Type|Class|Grade|Year|Week|Day|Total|Box|Lot|Batch|Serial|Ticket|Flight|Gate|Platform|Seat|Row|Bus|Route|Channel|Episode|Season|Round|Game|Match|Team|Group|Phase|Stage|Term|Period|Form|Question|Answer|Paragraph|Note|Notes)\b/;
+const NUMBER_NAME = new RegExp(`(?<![\\p{L}\\p{N}/.,-])\\d{1,5}[A-Z]? (?:The )?${WORD}(?: ${WORD}){0,2}(?=,? ?\\n|, | )`, 'gu');
+// Street and town words in mixed case or, as on envelopes, in capitals of three letters or more.
+const NAMED = "(?:\\p{Lu}\\p{Ll}[\\p{L}'’.-]*|\\p{Lu}{3,}(?!\\p{Ll}))";
+const NAME_NUMBER_POSTCODE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(${NAMED}(?: ${NAMED}){0,2}) \\d{1,4}[a-z]?(?:/\\d{1,4}){0,2}(?:(?:, ?|,? ?\\n[ \\t]*)(?:[A-Z]{1,2}-)?(?:\\d{5}|(?!19\\d\\d|20\\d\\d)\\d{4}(?: [A-Z]{2})?)| (?:[A-Z]{1,2}-\\d{4,5}|\\d{5}|\\d{4} [A-Z]{2})) ${NAMED}(?:[ -]${NAMED})?(?![\\p{L}\\p{N}])`,
+  'gu',
+);
+
 const ADDRESS_CUE = /\b(?:address|addr|office|offices|located at|registered|mailing|domicile|premises)\b/i;
 
 export function findWorldAddresses(text: string): Candidate[] {
@@ -52,6 +66,20 @@ export function findWorldAddresses(text: string): Candidate[] {
     const end = start + match[0].length;
     const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
     found.push({ entity: 'street_address', start, end, score: clamp(0.6 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-country' });
+  }
+  for (const match of text.matchAll(NUMBER_NAME)) {
+    if (/^(?:19|20)\d\d /.test(match[0])) continue;
+    const end = strictTailEnd(text, match.index + match[0].length);
+    if (end === null) continue;
+    const cues = cuesNear(text, match.index, end, ADDRESS_CUE, { before: 40, after: 10 });
+    found.push({ entity: 'street_address', start: match.index, end, score: clamp(0.7 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-street' });
+  }
+  for (const match of text.matchAll(NAME_NUMBER_POSTCODE)) {
+    if (NOT_STREET.test(match[1] ?? '')) continue;
+    const start = match.index;
+    const end = start + match[0].length;
+    const cues = cuesNear(text, start, end, ADDRESS_CUE, { before: 40, after: 10 });
+    found.push({ entity: 'street_address', start, end, score: clamp(0.65 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-street' });
   }
   found.push(...findAsiaAddresses(text));
   return found;
