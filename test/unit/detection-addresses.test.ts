@@ -173,3 +173,20 @@ describe('streets without a known type word, told by the postcode after them', (
     expect(found('Meet 2 Friends in London NW1 6XE')).toEqual([]);
   });
 });
+
+describe('Central and Eastern European, Turkish and Latin American streets', () => {
+  it('reads type words after the name, No: numbers, six-digit postcodes and grid addresses', () => {
+    expect(found('Andrássy út 22, 1061 Budapest')).toEqual(['Andrássy út 22, 1061 Budapest']);
+    expect(found('Václavské náměstí 1, 110 00 Praha')).toEqual(['Václavské náměstí 1, 110 00 Praha']);
+    expect(found('Atatürk Caddesi No: 12, 34000 İstanbul')).toEqual(['Atatürk Caddesi No: 12, 34000 İstanbul']);
+    expect(found('Strada Lipscani 5, 030031 București')).toEqual(['Strada Lipscani 5, 030031 București']);
+    expect(found('Prinsengracht 263-267, 1016 GV Amsterdam')).toEqual(['Prinsengracht 263-267, 1016 GV Amsterdam']);
+    expect(found('Oficina: Calle 26 # 13-19, Bogotá')).toEqual(['Calle 26 # 13-19']);
+    expect(found('Carrera 7 No. 71-21')).toEqual(['Carrera 7 No. 71-21']);
+  });
+
+  it('does not take a score or a page reference for a grid address', () => {
+    expect(found('Score 26 # 13-19 at half time')).toEqual([]);
+    expect(found('Page 3 Calle 5 is a film title')).toEqual([]);
+  });
+});

@@ -67,23 +67,29 @@ const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},?[ \n](?:Box \d{1,5},?[ \n])?|US
 
 // International: number after the street (Hauptstraße 12, Via Roma 5, Calle Mayor 3), number before a
 // type word in Romance languages (10 rue de Rivoli), each optionally followed by a postcode and town.
-const COMPOUND_TYPES = 'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|laan|straat|gracht|plein|kade|dijk|vej|gade|gatan|vägen|gränd|veien|gata|katu|tie|tanya|utca|ulica';
+const COMPOUND_TYPES = 'straße|strasse|str\\.|weg|gasse|platz|allee|ring|damm|ufer|laan|straat|gracht|plein|kade|dijk|vej|gade|gatan|vägen|gränd|veien|gata|katu|tie|tanya|utca|ulica|singel|steeg|dreef|chaussee|stieg|stræde|torv|plads|torget|stigen|backen';
 // German type words also stand as their own word after a name, hyphenated or not: Konrad-Adenauer-Straße 1,
 // Berliner Straße 12.
 const CAPITAL_TYPES = 'Straße|Strasse|Str\\.|Weg|Gasse|Platz|Allee|Damm|Ufer';
-const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place', 'Allée', 'Impasse', 'Quai', 'Route', 'Calle', 'C/', 'Avenida', 'Avda.', 'Paseo', 'Plaza', 'Camino', 'Carrer', 'Via', 'Viale', 'Piazza', 'Corso', 'Largo', 'Rua', 'Travessa', 'Praça', 'Ulica', 'ul.', 'Aleja', 'al.'];
+const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place', 'Allée', 'Impasse', 'Quai', 'Route', 'Calle', 'C/', 'Avenida', 'Avda.', 'Paseo', 'Plaza', 'Camino', 'Carrer', 'Via', 'Viale', 'Piazza', 'Corso', 'Largo', 'Rua', 'Travessa', 'Praça', 'Ulica', 'ul.', 'Aleja', 'al.',
+  'Ronda', 'Travesía', 'Carretera', 'Pasaje', 'Calzada', 'Glorieta', 'Vicolo', 'Strada', 'Lungomare', 'Borgo', 'Cours', 'Passage', 'Promenade',
+  'Faubourg', 'Sentier', 'Alameda', 'Estrada', 'Rodovia', 'Beco', 'Bulevardul', 'Calea', 'Str.'];
 const TYPE_FIRST = `(?:${[...new Set(TYPE_WORDS.flatMap((word) => [word, word.toLowerCase()]))].map((word) => word.replace('.', '\\.')).join('|')})`;
 const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,4}";
-// Portuguese 0000-000 and Brazilian 00000-000 too; a country letter may stand before the digits (D-10115, CH-8001).
+// Portuguese 0000-000, Brazilian 00000-000 and six digits (Romania, Russia) too; a country letter may stand before the digits (D-10115, CH-8001).
 const POSTCODE =
-  '(?:(?:[A-Z]{1,2}-)?(?:\\d{5}(?:-\\d{3})?|\\d{2} \\d{3}|\\d{4}(?:-\\d{3}| ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2})|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
+  '(?:(?:[A-Z]{1,2}-)?(?:\\d{6}|\\d{5}(?:-\\d{3})?|\\d{2} \\d{3}|\\d{4}(?:-\\d{3}| ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2})|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
 // A Spanish floor and door after the number (3º B, 2.º izq.), an Italian staircase or inner number (scala B, int. 5).
 const FLOOR = "(?:,? (?:\\d{1,2}\\.?[º°ª](?: ?(?:[A-Z0-9]ª?|izq(?:da)?\\.?|dcha\\.?|dcha|centro))?|(?:scala|Scala|int\\.|Int\\.|interno) [A-Z0-9]{1,3}|(?:apto|Apto|andar|Andar)\\.? \\d{1,4}))";
 // The town after the postcode, or before it, with a Brazilian state after a dash (São Paulo - SP, 01310-200).
 const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?(?: ?[-–] ?[A-Z]{2})?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
 // Nordic type words also stand apart after the name (Karl Johans gate 22, Gamla vägen 4).
-const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé';
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? \\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4})?${FLOOR}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+// Hungarian, Czech, Turkish and Russian type words after the name too (Andrássy út 22, Atatürk Caddesi No: 12).
+const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé|út|utca|körút|tér|náměstí|třída|Caddesi|Cad\\.|Sokak|Sok\\.|Sokağı|Bulvarı|ulitsa|prospekt';
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+// Latin American grid addresses, numbered streets with the crossing street and distance (Calle 26 # 13-19,
+// Carrera 7 No. 71-21): the sign or No. and the hyphenated pair make them.
+const GRID = new RegExp(`(?<![\\p{L}\\p{N}])(?:Calle|Carrera|Cra\\.?|Cl\\.|Avenida|Av\\.|Diagonal|Transversal|Tv\\.|Dg\\.|Cll\\.?|Kr\\.?) \\d{1,3}[A-Z]?(?: [Bb]is)?(?: [A-Z])? ?(?:#|No\\.?|N[°º]) ?\\d{1,3}[A-Z]?-\\d{1,3}(?![\\p{N}])(${TOWN_TAIL})?`, 'gu');
 // German streets named with a preposition (An der Alster 40, Unter den Linden 77, Am Markt 1): only with
 // postcode and town, as "Am Montag 3" or "Im Jahr 2" is prose.
 const PREPOSITION_STREET = new RegExp(`(?<![\\p{L}\\p{N}])(?:Am|An der|An den|Auf der|Auf dem|Im|In der|In den|Zum|Zur|Unter den|Hinter der|Vor dem) \\p{Lu}[\\p{L}-]+ \\d{1,4}(?: ?[a-z](?![\\p{L}]))?(${TOWN_TAIL})(?![\\p{L}\\p{N}])`, 'gu');
@@ -129,6 +135,7 @@ export function findAddresses(text: string): Candidate[] {
     [NUMBER_LAST, 0.6, 0.85, 'pattern:address-international'],
     [NUMBER_FIRST_TYPE, 0.6, 0.85, 'pattern:address-international'],
     [PREPOSITION_STREET, 0.85, 0.85, 'pattern:address-international'],
+    [GRID, 0.8, 0.85, 'pattern:address-international'],
   ];
   for (const [pattern, bare, withTown, rule] of more) {
     for (const match of text.matchAll(pattern)) {
