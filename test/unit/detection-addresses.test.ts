@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { layoutPage } from '../helpers/analysis-support.js';
+import { bboxWords, pdflatex } from '../helpers/burn-producers.js';
 
 // International postal address shapes (issue 20), written for these tests from the countries' postal
 // formats: a unit before the street, the town and postcode after it (also on the next lines), street types
@@ -189,4 +194,52 @@ describe('Central and Eastern European, Turkish and Latin American streets', () 
     expect(found('Score 26 # 13-19 at half time')).toEqual([]);
     expect(found('Page 3 Calle 5 is a film title')).toEqual([]);
   });
+});
+
+// A UK and a Dutch address that the layout breaks across lines, as pdfTeX sets them.
+const WRAPPED_TEX = ['\\noindent Please post the forms to Flat 5, 23 Kingsley Street,\\\\', 'Oxford OX2 6HT before Friday, or to Kerkstraat 12,\\\\', '1012 AB Amsterdam on Monday.'].join('\n');
+const WRAPPED = [['Flat', '6HT'], ['Kerkstraat', 'Amsterdam']] as const;
+
+function expectWrapped(input: TaskPage) {
+  const findings = detectPages([input], plan(['street_address']));
+  expect(findings, JSON.stringify(findings)).toHaveLength(2);
+  const wordOf = (text: string) => input.words.find((word) => word.text === text);
+  for (const [index, [first, last]] of WRAPPED.entries()) {
+    const boxes = findings[index]?.boxes ?? [];
+    expect(boxes).toHaveLength(2);
+    for (const piece of [first, last]) {
+      const word = wordOf(piece);
+      expect(word, piece).toBeDefined();
+      expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && Math.min(box.y1, box.y2) <= Math.max(word.y1, word.y2) && Math.max(box.y1, box.y2) >= Math.min(word.y1, word.y2)), piece).toBe(true);
+    }
+  }
+}
+
+describe('international addresses wrapped across lines in a real PDF and in an OCR scan of it', () => {
+  let pdf: Buffer;
+  beforeAll(() => {
+    pdf = pdflatex(WRAPPED_TEX);
+  }, 60_000);
+
+  it('pdfTeX PDF, poppler\'s words and boxes: one finding per address, a box per line', () => {
+    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
+    expectWrapped({ page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+  }, 60_000);
+
+  it('the page rendered by pdftoppm and read by tesseract, boxes in image pixels', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-wrapped-address-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
+      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', path.join(dir, 'in.pdf'), path.join(dir, 'scan')]);
+      const tsv = execFileSync('tesseract', [path.join(dir, 'scan.png'), '-', 'tsv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const words = tsv
+        .split('\n')
+        .map((line) => line.split('\t'))
+        .filter((cells) => cells[0] === '5' && (cells[11] ?? '').trim() !== '')
+        .map(([, , , , , , left, top, width, height, confidence, text]) => ({ text: (text ?? '').trim(), x1: Number(left), y1: Number(top), x2: Number(left) + Number(width), y2: Number(top) + Number(height), confidence: Math.max(0, Number(confidence)) }));
+      expectWrapped({ page_number: 1, unit: 'image_pixels', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
