@@ -190,6 +190,15 @@ describe('Central and Eastern European, Turkish and Latin American streets', () 
     expect(found('Carrera 7 No. 71-21')).toEqual(['Carrera 7 No. 71-21']);
   });
 
+  it('keeps door, staircase and flat numbers and a colonia or bairro before the postcode', () => {
+    expect(found('Mariahilfer Straße 12, Stiege 2, Top 5, 1060 Wien')).toEqual(['Mariahilfer Straße 12, Stiege 2, Top 5, 1060 Wien']);
+    expect(found('Calle de Alcalá 45, 3º B, 28014 Madrid')).toEqual(['Calle de Alcalá 45, 3º B, 28014 Madrid']);
+    expect(found('Av. Insurgentes Sur 1602, Col. Crédito Constructor, 03940 Ciudad de México')).toEqual(['Av. Insurgentes Sur 1602, Col. Crédito Constructor, 03940 Ciudad de México']);
+    expect(found('Rua Augusta 100, Bairro Centro, 01305-000 São Paulo')).toEqual(['Rua Augusta 100, Bairro Centro, 01305-000 São Paulo']);
+    // Alone, a door number before a postcode is no street.
+    expect(found('Top 5, 1060 Wien')).toEqual([]);
+  });
+
   it('does not take a score or a page reference for a grid address', () => {
     expect(found('Score 26 # 13-19 at half time')).toEqual([]);
     expect(found('Page 3 Calle 5 is a film title')).toEqual([]);

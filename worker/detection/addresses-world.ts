@@ -37,7 +37,7 @@ const POSTCODE_TOWN_COUNTRY = new RegExp(
 // UK, Canadian, Irish or Australian postcode (42 Kingsway, Manchester M19 2LL), or a name then the number then
 // a European postcode and town (Rosenthaler 40, 10178 Berlin; without the comma only a five-digit, lettered or
 // country-prefixed postcode, as "Python 3 1000 Times" is none). Words that number a document's parts are no street.
-const NOT_STREET = /^(?:Chapter|Section|Sections|Item|Items|Page|Pages|Order|Invoice|Article|Art|Table|Figure|Fig|Line|Lines|Vol|Volume|No|Number|Part|Rule|Clause|Schedule|Annex|Exhibit|Appendix|Step|Level|Room|Floor|Unit|Case|Ref|Account|Version|Release|Model|Type|Class|Grade|Year|Week|Day|Total|Box|Lot|Batch|Serial|Ticket|Flight|Gate|Platform|Seat|Row|Bus|Route|Channel|Episode|Season|Round|Game|Match|Team|Group|Phase|Stage|Term|Period|Form|Question|Answer|Paragraph|Note|Notes)\b/;
+const NOT_STREET = /^(?:Chapter|Section|Sections|Item|Items|Page|Pages|Order|Invoice|Article|Art|Table|Figure|Fig|Line|Lines|Vol|Volume|No|Number|Part|Rule|Clause|Schedule|Annex|Exhibit|Appendix|Step|Level|Room|Floor|Unit|Case|Ref|Account|Version|Release|Model|Type|Class|Grade|Year|Week|Day|Total|Box|Lot|Batch|Serial|Ticket|Flight|Gate|Platform|Seat|Row|Bus|Route|Channel|Episode|Season|Round|Game|Match|Team|Group|Phase|Stage|Term|Period|Form|Question|Answer|Paragraph|Note|Notes|Top|Stiege|Whg|Wohnung|Tür|Apt|Apto|Dpto|Depto|Int)\b/;
 const NUMBER_NAME = new RegExp(`(?<![\\p{L}\\p{N}/.,-])\\d{1,5}[A-Z]? (?:The )?${WORD}(?: ${WORD}){0,2}(?=,? ?\\n|, | )`, 'gu');
 // Street and town words in mixed case or, as on envelopes, in capitals of three letters or more.
 const NAMED = "(?:\\p{Lu}\\p{Ll}[\\p{L}'’.-]*|\\p{Lu}{3,}(?!\\p{Ll}))";

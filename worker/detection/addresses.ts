@@ -80,13 +80,15 @@ const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|
 const POSTCODE =
   '(?:(?:[A-Z]{1,2}-)?(?:\\d{6}|\\d{5}(?:-\\d{3})?|\\d{2} \\d{3}|\\d{4}(?:-\\d{3}| ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2})|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
 // A Spanish floor and door after the number (3º B, 2.º izq.), an Italian staircase or inner number (scala B, int. 5).
-const FLOOR = "(?:,? (?:\\d{1,2}\\.?[º°ª](?: ?(?:[A-Z0-9]ª?|izq(?:da)?\\.?|dcha\\.?|dcha|centro))?|(?:scala|Scala|int\\.|Int\\.|interno) [A-Z0-9]{1,3}|(?:apto|Apto|andar|Andar)\\.? \\d{1,4}))";
+const FLOOR = "(?:,? (?:\\d{1,2}\\.?[º°ª](?: ?(?:[A-Z0-9]ª?|izq(?:da)?\\.?|dcha\\.?|dcha|centro))?|(?:scala|Scala|int\\.|Int\\.|interno) [A-Z0-9]{1,3}|(?:apto|Apto|andar|Andar)\\.? \\d{1,4}|(?:Whg|Wohnung|Top|Stiege|Tür|Apt|Apto|Dpto|Depto|Int)\\.? \\d{1,4}[A-Za-z]?)){0,2}";
+// A Mexican colonia or Brazilian bairro may stand before the postcode (Col. Roma Norte, 06700 Ciudad de México).
+const DISTRICT = "(?:,? (?:Col\\.|Colonia|Bairro|Barrio|Fracc\\.) \\p{Lu}[\\p{L}'’.-]+(?: (?:de |del )?\\p{Lu}[\\p{L}'’.-]+){0,2})";
 // The town after the postcode, or before it, with a Brazilian state after a dash (São Paulo - SP, 01310-200).
-const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?(?: ?[-–] ?[A-Z]{2})?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
+const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?: (?:de |del |do |da |di |la |le |am |an der )?\\p{Lu}[\\p{L}'’.-]+){0,2}|\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+)?(?: ?[-–] ?[A-Z]{2})?,? ${POSTCODE}(?![\\p{L}\\p{N}])))`;
 // Nordic type words also stand apart after the name (Karl Johans gate 22, Gamla vägen 4).
 // Hungarian, Czech, Turkish and Russian type words after the name too (Andrássy út 22, Atatürk Caddesi No: 12).
 const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé|út|utca|körút|tér|náměstí|třída|Caddesi|Cad\\.|Sokak|Sok\\.|Sokağı|Bulvarı|ulitsa|prospekt';
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}${DISTRICT}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
 // Latin American grid addresses, numbered streets with the crossing street and distance (Calle 26 # 13-19,
 // Carrera 7 No. 71-21): the sign or No. and the hyphenated pair make them.
 const GRID = new RegExp(`(?<![\\p{L}\\p{N}])(?:Calle|Carrera|Cra\\.?|Cl\\.|Avenida|Av\\.|Diagonal|Transversal|Tv\\.|Dg\\.|Cll\\.?|Kr\\.?) \\d{1,3}[A-Z]?(?: [Bb]is)?(?: [A-Z])? ?(?:#|No\\.?|N[°º]) ?\\d{1,3}[A-Z]?-\\d{1,3}(?![\\p{N}])(${TOWN_TAIL})?`, 'gu');
