@@ -92,8 +92,11 @@ describe('Canadian, Australian and New Zealand addresses', () => {
     expect(found('7/15 Ocean Parade, Coogee NSW 2034')).toEqual(['7/15 Ocean Parade, Coogee NSW 2034']);
   });
 
-  it('keeps a unit before a US street too', () => {
+  it('keeps a unit before a US street too, also on the line above it', () => {
     expect(found('Apt. 3B, 500 Linden Street')).toEqual(['Apt. 3B, 500 Linden Street']);
+    expect(found('Suite 200\n1234 Cedar Street\nAustin, TX 78701')).toEqual(['Suite 200\n1234 Cedar Street\nAustin, TX 78701']);
+    expect(found('Unit 7 - 22 Banksia Road')).toEqual(['Unit 7 - 22 Banksia Road']);
+    expect(found('1600 Quincy Ave, Washington, D.C. 20500')).toEqual(['1600 Quincy Ave, Washington, D.C. 20500']);
   });
 
   it('does not read a date before a street name as a unit', () => {

@@ -35,8 +35,8 @@ const STRICT_TAIL = new RegExp(
   'u',
 );
 
-// A unit before the street line, ended by a comma or a space.
-const UNIT_BEFORE = /(?:^|[\s,(:;])((?:Flat|FLAT|Apartment|APARTMENT|Apt|APT|Unit|UNIT|Suite|SUITE|Ste|Shop|Level|Lvl)\.? ?(?:No\.? ?)?#?\d{1,5}[A-Z]?,? ?)$/;
+// A unit before the street line, ended by a comma, a dash, a space or a line break (Suite 200 above the street).
+const UNIT_BEFORE = /(?:^|[\s,(:;])((?:Flat|FLAT|Apartment|APARTMENT|Apt|APT|Unit|UNIT|Suite|SUITE|Ste|STE|Shop|Level|Lvl|Building|Bldg|BLDG)\.? ?(?:No\.? ?)?#?\d{1,5}[A-Z]?(?:,? ?\n[ \t]*|, ?| - | ))$/;
 // The Australian and New Zealand unit/house form: the unit, a slash, then the house number.
 const SLASH_UNIT_BEFORE = /(?:^|[\s,(:;])(\d{1,4}[A-Z]?\/)$/;
 
