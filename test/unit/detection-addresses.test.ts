@@ -38,6 +38,12 @@ describe('UK and Irish addresses', () => {
     expect(findings[0]?.boxes).toHaveLength(2);
   });
 
+  it('reads a Spanish nº', () => {
+    expect(found('Calle Mayor, nº 5, 28013 Madrid')).toEqual(['Calle Mayor, nº 5, 28013 Madrid']);
+    expect(found('He finished 1st Main Street race')).toEqual([]);
+    expect(found('See Section 4a Main Street Improvements.')).toEqual([]);
+  });
+
   it('does not take a postcode-like product code, a bare town or a count for an address', () => {
     expect(found('Order 12345 London SW1A was shipped.')).toEqual([]);
     expect(found('Model SW1A 2AA3 ships in May.')).toEqual([]);
@@ -154,6 +160,13 @@ describe('post boxes and military mail', () => {
   it('takes a New Zealand town and postcode only with the country', () => {
     expect(found('10 Kauri Street, Auckland 1010, New Zealand')).toEqual(['10 Kauri Street, Auckland 1010, New Zealand']);
     expect(found('10 Kauri Street, Auckland 1010 runners')).toEqual(['10 Kauri Street']);
+  });
+
+  it('reads Australian, rural-route and private mail bags and boxes', () => {
+    expect(found('GPO Box 1234, Sydney NSW 2001')).toEqual(['GPO Box 1234, Sydney NSW 2001']);
+    expect(found('Locked Bag 5, Parramatta NSW 2124')).toEqual(['Locked Bag 5, Parramatta NSW 2124']);
+    expect(found('RR 2, Box 152, Millbrook, AL 36054')).toEqual(['RR 2, Box 152, Millbrook, AL 36054']);
+    expect(found('Mix HC 12 for 30 minutes')).toEqual([]);
   });
 
   it('does not take a form box or a tick box for a post box', () => {

