@@ -103,7 +103,7 @@ describe('street addresses', () => {
   it('wants a post box by name or with its town, and a road number for a road', () => {
     expect(found('street_address', 'Enter the amount from box 14 on line 7.')).toEqual([]);
     expect(found('street_address', 'Form W-2, box 12 and do not check box 6a')).toEqual([]);
-    expect(found('street_address', 'HC 61 Box 1198')).toEqual(['Box 1198']);
+    expect(found('street_address', 'HC 61 Box 1198')).toEqual(['HC 61 Box 1198']);
     expect(found('street_address', 'Mail: Box 221, Marfa, TX 79843')).toEqual(['Box 221, Marfa, TX 79843']);
     expect(found('street_address', 'See line 45 Credit for the elderly.')).toEqual([]);
     expect(found('street_address', 'The farm is at 4410 Route 12.')).toEqual(['4410 Route 12']);
