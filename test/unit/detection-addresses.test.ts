@@ -44,11 +44,20 @@ describe('UK and Irish addresses', () => {
     expect(found('See Section 4a Main Street Improvements.')).toEqual([]);
   });
 
+  it('takes an address with no house number when a UK postcode or an Eircode closes it', () => {
+    expect(found('Rose Cottage, Mill Lane, Little Snoring, Norfolk NR21 0AA')).toEqual(['Rose Cottage, Mill Lane, Little Snoring, Norfolk NR21 0AA']);
+    expect(found('Address: The Old Rectory, Church Road\nAmbleside\nLA22 9BU')).toEqual(['The Old Rectory, Church Road\nAmbleside\nLA22 9BU']);
+    expect(found('Seaview House, Strand Road, Sligo F91 K2X4')).toEqual(['Seaview House, Strand Road, Sligo F91 K2X4']);
+    expect(found('We walked down Abbey Road in London.')).toEqual([]);
+    expect(found('The Green Party met in London SW1A 0AA')).toEqual([]);
+  });
+
   it('does not take a postcode-like product code, a bare town or a count for an address', () => {
     expect(found('Order 12345 London SW1A was shipped.')).toEqual([]);
     expect(found('Model SW1A 2AA3 ships in May.')).toEqual([]);
     expect(found('She grew up in Harrogate and Dublin.')).toEqual([]);
-    expect(found('It is 3 miles past Forest Hill, London SE23 3HZ.')).toEqual([]);
+    // The count is no house number; the place with its full postcode is still an address.
+    expect(found('It is 3 miles past Forest Hill, London SE23 3HZ.')).toEqual(['Forest Hill, London SE23 3HZ']);
     expect(found('Since 2004 Olympic Park hosted games.')).toEqual([]);
     expect(found('the 1996 Olympic Village opened')).toEqual([]);
   });

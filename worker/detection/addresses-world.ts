@@ -46,6 +46,11 @@ const NAME_NUMBER_POSTCODE = new RegExp(
   'gu',
 );
 
+// British and Irish addresses often have no house number: a house name, a street and the town, closed by a
+// postcode only a postcode looks like (Rose Cottage, Mill Lane, Little Snoring, Norfolk NR21 0AA).
+const UK_TYPES = 'Road|Street|Lane|Avenue|Close|Drive|Way|Gardens|Crescent|Terrace|Place|Court|Grove|Row|Square|Mews|Walk|Green|Rise|Vale|Parade|Hill';
+const UNNUMBERED_STREET = new RegExp(`(?<![\\p{L}\\p{N}])(?:${WORD}(?: ${WORD}){0,3}, ?)?(?:${WORD} ){1,3}(?:${UK_TYPES})(?![\\p{L}\\p{N}])`, 'gu');
+
 const ADDRESS_CUE = /\b(?:address|addr|office|offices|located at|registered|mailing|domicile|premises)\b/i;
 
 export function findWorldAddresses(text: string): Candidate[] {
@@ -73,6 +78,12 @@ export function findWorldAddresses(text: string): Candidate[] {
     if (end === null) continue;
     const cues = cuesNear(text, match.index, end, ADDRESS_CUE, { before: 40, after: 10 });
     found.push({ entity: 'street_address', start: match.index, end, score: clamp(0.7 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-street' });
+  }
+  for (const match of text.matchAll(UNNUMBERED_STREET)) {
+    const end = strictTailEnd(text, match.index + match[0].length);
+    if (end === null) continue;
+    const cues = cuesNear(text, match.index, end, ADDRESS_CUE, { before: 40, after: 10 });
+    found.push({ entity: 'street_address', start: match.index, end, score: clamp(0.65 + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-postcode-street' });
   }
   for (const match of text.matchAll(NAME_NUMBER_POSTCODE)) {
     if (NOT_STREET.test(match[1] ?? '')) continue;
