@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { layoutPage } from '../helpers/analysis-support.js';
-import { bboxWords, pdflatex } from '../helpers/burn-producers.js';
+import { pdflatex } from '../helpers/burn-producers.js';
+import { ocrScanPage, pdfTextPage, someBoxCovers } from '../helpers/wrapped-pages.js';
 
 // International postal address shapes (issue 20), written for these tests from the countries' postal
 // formats: a unit before the street, the town and postcode after it (also on the next lines), street types
@@ -244,7 +241,7 @@ function expectWrapped(input: TaskPage) {
     for (const piece of [first, last]) {
       const word = wordOf(piece);
       expect(word, piece).toBeDefined();
-      expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && Math.min(box.y1, box.y2) <= Math.max(word.y1, word.y2) && Math.max(box.y1, box.y2) >= Math.min(word.y1, word.y2)), piece).toBe(true);
+      expect(someBoxCovers(boxes, word), piece).toBe(true);
     }
   }
 }
@@ -256,24 +253,10 @@ describe('international addresses wrapped across lines in a real PDF and in an O
   }, 60_000);
 
   it('pdfTeX PDF, poppler\'s words and boxes: one finding per address, a box per line', () => {
-    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
-    expectWrapped({ page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+    expectWrapped(pdfTextPage(pdf));
   }, 60_000);
 
   it('the page rendered by pdftoppm and read by tesseract, boxes in image pixels', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-wrapped-address-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
-      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', path.join(dir, 'in.pdf'), path.join(dir, 'scan')]);
-      const tsv = execFileSync('tesseract', [path.join(dir, 'scan.png'), '-', 'tsv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-      const words = tsv
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .filter((cells) => cells[0] === '5' && (cells[11] ?? '').trim() !== '')
-        .map(([, , , , , , left, top, width, height, confidence, text]) => ({ text: (text ?? '').trim(), x1: Number(left), y1: Number(top), x2: Number(left) + Number(width), y2: Number(top) + Number(height), confidence: Math.max(0, Number(confidence)) }));
-      expectWrapped({ page_number: 1, unit: 'image_pixels', rotation: 0, text: words.map((word) => word.text).join(' '), words });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectWrapped(ocrScanPage(pdf));
   }, 120_000);
 });

@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { boxOf, layoutPage } from '../helpers/analysis-support.js';
-import { bboxWords, pdflatex } from '../helpers/burn-producers.js';
+import { pdflatex } from '../helpers/burn-producers.js';
+import { ocrScanPage, pdfTextPage, someBoxCovers } from '../helpers/wrapped-pages.js';
 
 // Shapes added after the SEC filings were measured (docs/detection-model.md, "Pattern kinds on external
 // text"): cue-backed phones wrapped across a line, address forms that do not open with a house number, a
@@ -64,7 +61,7 @@ function expectWrapped(input: TaskPage) {
     for (const piece of [first, second]) {
       const word = wordOf(piece);
       expect(word, piece).toBeDefined();
-      expect(boxes.some((box) => word && box.x1 <= word.x1 + 0.5 && box.x2 >= word.x2 - 0.5 && Math.min(box.y1, box.y2) <= Math.max(word.y1, word.y2) && Math.max(box.y1, box.y2) >= Math.min(word.y1, word.y2)), piece).toBe(true);
+      expect(someBoxCovers(boxes, word), piece).toBe(true);
     }
   }
 }
@@ -76,25 +73,11 @@ describe('wrapped values in a real PDF and in an OCR scan of it', () => {
   }, 60_000);
 
   it('pdfTeX PDF, poppler\'s words and boxes: one finding each, a box per line', () => {
-    const words = bboxWords(pdf).map((word) => ({ ...word, confidence: 100 }));
-    expectWrapped({ page_number: 1, unit: 'pdf_points', rotation: 0, text: words.map((word) => word.text).join(' '), words });
+    expectWrapped(pdfTextPage(pdf));
   }, 60_000);
 
   it('the page rendered by pdftoppm and read by tesseract, boxes in image pixels', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-wrapped-scan-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'in.pdf'), pdf);
-      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', path.join(dir, 'in.pdf'), path.join(dir, 'scan')]);
-      const tsv = execFileSync('tesseract', [path.join(dir, 'scan.png'), '-', 'tsv'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-      const words = tsv
-        .split('\n')
-        .map((line) => line.split('\t'))
-        .filter((cells) => cells[0] === '5' && (cells[11] ?? '').trim() !== '')
-        .map(([, , , , , , left, top, width, height, confidence, text]) => ({ text: (text ?? '').trim(), x1: Number(left), y1: Number(top), x2: Number(left) + Number(width), y2: Number(top) + Number(height), confidence: Math.max(0, Number(confidence)) }));
-      expectWrapped({ page_number: 1, unit: 'image_pixels', rotation: 0, text: words.map((word) => word.text).join(' '), words });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    expectWrapped(ocrScanPage(pdf));
   }, 120_000);
 });
 
