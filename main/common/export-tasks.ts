@@ -242,6 +242,8 @@ export interface ExportAssembleResult {
   checks: PageCheck[];
   /** Every page after the cover sheet, in order: where it came from. */
   layout?: ReleaseLayoutPage[];
+  /** Links of the sources left out because their URI repeats text withheld in their document. */
+  linksDropped?: number;
 }
 
 /**

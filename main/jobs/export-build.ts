@@ -252,8 +252,8 @@ export type Burned = Map<number, { pageCount: number; pages: BurnedPage[] }>;
 const MAX_RENDERED_LISTED = 1000;
 
 /** How the burned pages were made: counts, and each rendered PDF page with the reason. */
-export function burnSummary(documents: Releasable[], burned: Burned, settings: BurnSettings): NonNullable<ExportSummary['burn']> {
-  const summary: NonNullable<ExportSummary['burn']> = { vector_pages: 0, raster_pages: 0, rendered: [], grown: [] };
+export function burnSummary(documents: Releasable[], burned: Burned, settings: BurnSettings, linksDropped = 0): NonNullable<ExportSummary['burn']> {
+  const summary: NonNullable<ExportSummary['burn']> = { vector_pages: 0, raster_pages: 0, rendered: [], grown: [], links_dropped: linksDropped };
   const grown = summary.grown as NonNullable<typeof summary.grown>;
   for (const { material: document, type } of documents) {
     const pages = [...(burned.get(document.row.id)?.pages ?? [])].sort((a, b) => a.page - b.page);
@@ -333,7 +333,7 @@ async function buildPdf(ctx: BuildContext, material: ExportMaterial, options: Ex
   );
   const verification = await verifyFile(ctx, material, outputPath, assembled);
   ctx.progress(0.98);
-  const summary = summaryOf(documents.map((entry) => entry.material), skipped, assembled.pages, verification, 1, burnSummary(documents, burned, settings));
+  const summary = summaryOf(documents.map((entry) => entry.material), skipped, assembled.pages, verification, 1, burnSummary(documents, burned, settings, assembled.linksDropped ?? 0));
   const finished = plan.finish(assembled.layout ?? [], summary);
   return { staged: stagedOf(outputPath, assembled), mediaType: 'application/pdf', fileName: `${fileBase(material)}.pdf`, summary: finished.summary, release: finished.release };
 }

@@ -180,7 +180,7 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   }
   const verification = sumVerification(verifications);
   const pages = outputs.reduce((sum, output) => sum + output.assembled.pages, 0);
-  const base = summaryOf(documents.map((entry) => entry.material), skipped, pages, verification, outputs.length, burnSummary(documents, burned, settings));
+  const base = summaryOf(documents.map((entry) => entry.material), skipped, pages, verification, outputs.length, burnSummary(documents, burned, settings, outputs.reduce((sum, output) => sum + (output.assembled.linksDropped ?? 0), 0)));
   const finished = plan.finish(outputs.flatMap((output) => output.assembled.layout ?? []), base);
   const generatedAt = ctx.runtime.clock.now();
   const mtime = new Date(material.row.created_at);

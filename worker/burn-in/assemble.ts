@@ -29,6 +29,7 @@ import { addLabelFont } from './vector/redact.js';
 import { addPlaceholderPage } from '../release-package/placeholders.js';
 import { stampPage, stampText } from '../release-package/stamps.js';
 import { releasedPage, withheldPlan } from '../release-package/withheld.js';
+import { fold } from '../release-check/index.js';
 
 // One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
 
@@ -115,6 +116,8 @@ interface Placed {
   checks: PageCheck[];
   pages: number;
   layout: ReleaseLayoutPage[];
+  /** Links left out because their URI repeats withheld text. */
+  linksDropped?: number;
 }
 
 /**
@@ -242,14 +245,17 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
     layout.push(releasedPage(entry.source.documentId, number));
     if (page) check(page);
   }
+  // Everything the document withholds, for its links' URIs (links/index.ts).
+  const documentWithheld = [...new Set(entry.burned.flatMap((page) => page.withheld).map(fold))];
+  let linksDropped = 0;
   for (const [number, page] of released) {
     const burnedPage = burned.get(number);
     // A burned page whose black is not known keeps no link.
     if (burnedPage && !burnedPage.drawnAreas) continue;
     const drawn = (burnedPage?.drawnAreas ?? []).map(([x1, y1, x2, y2]) => ({ x1, y1, x2, y2 }));
-    addLinks(page, links.get(number) ?? [], drawn, (target) => released.get(target)?.ref ?? null);
+    linksDropped += addLinks(page, links.get(number) ?? [], drawn, (target) => released.get(target)?.ref ?? null, documentWithheld).dropped;
   }
-  return { checks, pages: layout.length, layout };
+  return { checks, pages: layout.length, layout, linksDropped };
 }
 
 async function countPages(bytes: Uint8Array): Promise<number> {
@@ -288,6 +294,7 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
   let pages = 0;
   const checks: PageCheck[] = [];
   const layout: ReleaseLayoutPage[] = [];
+  let linksDropped = 0;
   if (task.cover) {
     drawCover(out, font, out.embedStandardFont(StandardFonts.HelveticaBold), task.cover);
     pages += 1;
@@ -297,6 +304,7 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
     const placed = await addDocument(out, font, entry, task, pages + 1);
     checks.push(...placed.checks);
     layout.push(...placed.layout);
+    linksDropped += placed.linksDropped ?? 0;
     pages += placed.pages;
     report(((index + 1) / task.documents.length) * 0.8);
   }
@@ -306,5 +314,5 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
   const bytes = await out.save({ useObjectStreams: true, addDefaultPage: false });
   const sha256 = await sha256Write(task.outputPath, bytes);
   report(1);
-  return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks, layout };
+  return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks, layout, linksDropped };
 }

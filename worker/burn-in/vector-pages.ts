@@ -5,6 +5,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
+import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
 import { drawnAreas, twoWayCheck } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
@@ -263,6 +264,14 @@ export async function rewritePages(
     let words: SourceWord[];
     let ink: InkCursor;
     try {
+      // Text a viewer of the source never shows (a layer that is off, invisible text that is no OCR layer of
+      // the page's picture, text outside the crop box or under an opaque fill) must not travel: such a page is
+      // rendered, its text layer made only of what shows.
+      const hidden = hiddenContent(await readGlyphs(document, page));
+      if (hidden.length > 0) {
+        outcomes.set(request.page, `the page holds text its viewer does not show (${hidden.map((entry) => `${entry.kind}: ${entry.glyphs} glyph(s)`).join(', ')})`);
+        continue;
+      }
       // Each glyph's own ink decides whether it goes (pdf.js reads the fonts' outlines).
       ink = new InkCursor(await pageInk(page));
       words = annotated.get(request.page) ?? (await pageWords(page));

@@ -149,6 +149,7 @@ export const ExportSummary = z
           .array(z.object({ document_id: z.string(), page: z.number().int(), redaction_id: z.string(), growth_pt: z.number() }))
           .optional()
           .describe('Redactions on pages redacted in their content whose black was grown to cover the whole of glyphs the box cut, and by how much in points (first 1000)'),
+        links_dropped: z.number().int().optional().describe('Links of the sources left out because their URI repeats text withheld in their document'),
       })
       .nullable()
       .optional()

@@ -4,12 +4,13 @@ import { overlaps } from '../vector/geometry.js';
 import { resolved } from '../vector/pdf-values.js';
 import { pageVisibleArea } from '../vector/redact.js';
 import type { SourceLink } from './read.js';
+import { fold, MIN_OBJECT_NEEDLE } from '../../release-check/index.js';
 
 // Links of the source that the release keeps: viewers (poppler, Acrobat) draw a link's border, so a release that
 // dropped every annotation would differ from its source outside any box. A link is kept only when its rectangle
 // (and quads) touch no drawn black: its URI or target could tell what lies under a box. A jump to a page goes
 // only to a page the release shows. Each kept link is made anew from plain values (read.ts), so nothing else
-// of the source annotation travels; sanitize.ts lets through links of exactly this shape and nothing else.
+// of the source annotation travels; a link whose URI repeats text withheld anywhere in its document is dropped; sanitize.ts lets through links of exactly this shape and nothing else.
 
 export { readLinks, type SourceLink } from './read.js';
 
@@ -47,12 +48,18 @@ function hex(value: string): PDFHexString {
  * output page `pageOf` gives for its source page, and is left out when that page is not released.
  * Returns how many were kept.
  */
-export function addLinks(page: PDFPage, links: readonly SourceLink[], drawn: readonly Rect[], pageOf: (sourcePage: number) => PDFRef | null): number {
+export function addLinks(page: PDFPage, links: readonly SourceLink[], drawn: readonly Rect[], pageOf: (sourcePage: number) => PDFRef | null, withheld: readonly string[] = []): { kept: number; dropped: number } {
   const context = page.doc.context;
   const visible = pageVisibleArea(page);
   let kept = 0;
+  let dropped = 0;
   for (const link of links) {
     if (!linkKept(link, drawn, visible)) continue;
+    // A URI that repeats text withheld anywhere in the document would tell it: the link is dropped, and counted.
+    if (link.target && 'uri' in link.target && carriesWithheld(link.target.uri, withheld)) {
+      dropped += 1;
+      continue;
+    }
     const entries: Record<string, PDFObject> = {
       Type: PDFName.of('Annot'),
       Subtype: PDFName.of('Link'),
@@ -82,7 +89,21 @@ export function addLinks(page: PDFPage, links: readonly SourceLink[], drawn: rea
     page.node.addAnnot(context.register(context.obj(entries)));
     kept += 1;
   }
-  return kept;
+  return { kept, dropped };
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text.replace(/%([0-9a-f]{2})/giu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  }
+}
+
+/** Whether a URI, as written or percent-decoded, folded, holds any of the (folded) withheld texts. */
+export function carriesWithheld(uri: string, withheld: readonly string[]): boolean {
+  const forms = [fold(uri), fold(percentDecoded(uri))];
+  return withheld.some((text) => text.length >= MIN_OBJECT_NEEDLE && forms.some((form) => form.includes(text)));
 }
 
 /**
