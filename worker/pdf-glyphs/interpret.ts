@@ -1,0 +1,400 @@
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+// Every glyph a page draws, each with its own extent in user space, read from pdf.js's operator list (the
+// evaluator's output, not its text-content path) by following the text state as pdf.js's canvas does: font
+// size, character and word spacing, horizontal scale, rise, the text and current transformation matrices, and
+// vertical writing (each glyph's own vertical metrics). Also what hides a glyph from a viewer: optional content
+// that is off, an invisible rendering mode, a place outside the crop box, or an opaque image or filled
+// rectangle drawn over it later.
+
+export type Matrix = [number, number, number, number, number, number];
+
+export type HiddenBy = 'optional-content' | 'invisible' | 'outside-crop' | 'covered';
+
+export interface Glyph {
+  /** The glyph's text (its ToUnicode value; a ligature may give several characters); '' when unknown. */
+  text: string;
+  /** Corners of the glyph's box (advance × ascent..descent, or the em square in vertical writing), user space. */
+  quad: [number, number, number, number, number, number, number, number];
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  vertical: boolean;
+  isSpace: boolean;
+  /** Why a viewer does not show it; null when it shows. */
+  hiddenBy: HiddenBy | null;
+  /** Drawn in render mode 3 or 7 over an image of the page: an OCR layer of the page's own picture. */
+  overImage: boolean;
+  /** Drawn by an annotation's appearance rather than the page's content. */
+  annotation: boolean;
+}
+
+interface FontInfo {
+  vertical?: boolean;
+  defaultVMetrics?: number[];
+  fontMatrix?: number[];
+  ascent?: number;
+  descent?: number;
+  isType3Font?: boolean;
+}
+
+interface GlyphOp {
+  unicode?: string;
+  width?: number;
+  vmetric?: number[] | null;
+  isSpace?: boolean;
+}
+
+interface TextState {
+  ctm: Matrix;
+  font: FontInfo | null;
+  fontSize: number;
+  fontDirection: number;
+  charSpacing: number;
+  wordSpacing: number;
+  hScale: number;
+  leading: number;
+  rise: number;
+  renderMode: number;
+  textMatrix: Matrix;
+  x: number;
+  y: number;
+  lineX: number;
+  lineY: number;
+  fillAlpha: number;
+  blendNormal: boolean;
+  softMask: boolean;
+}
+
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+export function multiply(m: readonly number[], n: readonly number[]): Matrix {
+  const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = m;
+  const [A = 1, B = 0, C = 0, D = 1, E = 0, F = 0] = n;
+  return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F];
+}
+
+function apply(m: Matrix, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+function freshState(): TextState {
+  return {
+    ctm: [...IDENTITY],
+    font: null,
+    fontSize: 0,
+    fontDirection: 1,
+    charSpacing: 0,
+    wordSpacing: 0,
+    hScale: 1,
+    leading: 0,
+    rise: 0,
+    renderMode: 0,
+    textMatrix: [...IDENTITY],
+    x: 0,
+    y: 0,
+    lineX: 0,
+    lineY: 0,
+    fillAlpha: 1,
+    blendNormal: true,
+    softMask: false,
+  };
+}
+
+/** An opaque area drawn on the page (user space bounds) after `order` glyphs had been drawn. */
+interface Cover {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  after: number;
+  image: boolean;
+}
+
+export interface InterpretOptions {
+  /** Whether an optional content group (as the operator list gives it) is visible by the document's default. */
+  isVisible(properties: unknown): boolean;
+  /** Crop box [x1, y1, x2, y2]. */
+  view: readonly number[];
+  /** Whether the image with this object id may let what is under it show (an alpha channel). */
+  imageHasAlpha(objectId: string): boolean;
+}
+
+function boundsOf(points: readonly number[]): { x1: number; y1: number; x2: number; y2: number } {
+  const xs = [points[0] ?? 0, points[2] ?? 0, points[4] ?? 0, points[6] ?? 0];
+  const ys = [points[1] ?? 0, points[3] ?? 0, points[5] ?? 0, points[7] ?? 0];
+  return { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
+}
+
+const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+
+/** A path that is exactly one rectangle, as pdf.js stores `re` (moveTo, three lineTo, closePath). */
+function singleRectangle(path: ArrayLike<number>): [number, number, number, number] | null {
+  if (path.length !== 13 || path[0] !== 0 || path[3] !== 1 || path[6] !== 1 || path[9] !== 1 || path[12] !== 4) return null;
+  const xs = [path[1], path[4], path[7], path[10]] as number[];
+  const ys = [path[2], path[5], path[8], path[11]] as number[];
+  const distinct = (values: number[]) => new Set(values.map((value) => Math.round(value * 1000))).size;
+  if (distinct(xs) !== 2 || distinct(ys) !== 2) return null;
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+function axisAligned(m: Matrix): boolean {
+  return (Math.abs(m[1]) < 1e-9 && Math.abs(m[2]) < 1e-9) || (Math.abs(m[0]) < 1e-9 && Math.abs(m[3]) < 1e-9);
+}
+
+function transformedBounds(m: Matrix, x1: number, y1: number, x2: number, y2: number) {
+  const corners = [apply(m, x1, y1), apply(m, x2, y1), apply(m, x2, y2), apply(m, x1, y2)].flat();
+  return boundsOf(corners);
+}
+
+interface OperatorList {
+  fnArray: number[];
+  argsArray: unknown[];
+}
+
+/** Every glyph of the operator list in drawing order, with what hides it. */
+export function interpret(list: OperatorList, fonts: (name: string) => FontInfo | null, options: InterpretOptions): Glyph[] {
+  const glyphs: Glyph[] = [];
+  const images: { x1: number; y1: number; x2: number; y2: number }[] = [];
+  const covers: Cover[] = [];
+  let state = freshState();
+  const stack: TextState[] = [];
+  const marked: boolean[] = [];
+  let annotation = false;
+  const visibleNow = () => marked.every(Boolean);
+
+  const emit = (ops: readonly (GlyphOp | number)[]) => {
+    const font = state.font;
+    if (!font || state.fontSize === 0) return;
+    const fontMatrix = font.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0];
+    const size = state.fontSize;
+    const scale = size * (fontMatrix[0] ?? 0.001);
+    const hScale = state.hScale * state.fontDirection;
+    const vertical = font.vertical === true;
+    // The font's ascent and descent when they are plausible, else the usual 0.8 / -0.2 em.
+    const ascent = font.ascent && font.ascent >= 0.5 && font.ascent <= 1.1 ? font.ascent : 0.8;
+    const descent = font.descent && font.descent < 0 && font.descent >= -0.5 ? font.descent : -0.2;
+    // Text space → user space: [hScale, 0, 0, 1, x, y + rise] × Tm × CTM (sizes already in text units).
+    const base = multiply(multiply([hScale, 0, 0, 1, state.x, state.y + state.rise], state.textMatrix), state.ctm);
+    const invisibleMode = (state.renderMode & 3) === 3;
+    let pen = 0;
+    for (const op of ops) {
+      if (typeof op === 'number') {
+        pen += ((vertical ? 1 : -1) * op * size) / 1000;
+        continue;
+      }
+      const spacing = (op.isSpace ? state.wordSpacing : 0) + state.charSpacing;
+      let width = op.width ?? 0;
+      let corners: number[];
+      if (vertical) {
+        const vmetric = op.vmetric ?? font.defaultVMetrics ?? [-1000, width / 2, 880];
+        const vx = -(op.vmetric ? (vmetric[1] ?? 0) : width * 0.5) * scale;
+        const horizontal = width * scale;
+        width = op.vmetric ? -(vmetric[0] ?? -1000) : -(vmetric[0] ?? -1000);
+        // The glyph's cell: its horizontal width across, from the pen down by its vertical advance.
+        const ox = vx;
+        const top = -pen;
+        const bottom = top - Math.abs(width) * scale;
+        corners = [ox, bottom, ox + horizontal, bottom, ox + horizontal, top, ox, top];
+      } else {
+        const advance = width * scale;
+        corners = [pen, descent * size, pen + advance, descent * size, pen + advance, ascent * size, pen, ascent * size];
+      }
+      const quad: number[] = [];
+      for (let index = 0; index < 8; index += 2) quad.push(...apply(base, corners[index] ?? 0, corners[index + 1] ?? 0));
+      const bounds = boundsOf(quad);
+      const text = op.unicode ?? '';
+      glyphs.push({
+        text,
+        quad: quad as Glyph['quad'],
+        ...bounds,
+        vertical,
+        isSpace: op.isSpace === true || /^\s+$/u.test(text),
+        hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null,
+        overImage: false,
+        annotation,
+      });
+      pen += vertical ? width * scale - spacing * state.fontDirection : width * scale + spacing * state.fontDirection;
+    }
+    if (vertical) state.y -= pen;
+    else state.x += pen * hScale;
+  };
+
+  const { fnArray, argsArray } = list;
+  for (let index = 0; index < fnArray.length; index += 1) {
+    const fn = fnArray[index];
+    const args = (argsArray[index] ?? []) as unknown[];
+    switch (fn) {
+      case OPS.save:
+        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix] });
+        break;
+      case OPS.restore:
+        state = stack.pop() ?? state;
+        break;
+      case OPS.transform:
+        state.ctm = multiply(args as number[], state.ctm);
+        break;
+      case OPS.paintFormXObjectBegin:
+        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix] });
+        if (Array.isArray(args[0]) || ArrayBuffer.isView(args[0])) state.ctm = multiply(Array.from(args[0] as number[]), state.ctm);
+        break;
+      case OPS.paintFormXObjectEnd:
+        state = stack.pop() ?? state;
+        break;
+      case OPS.beginAnnotation: {
+        stack.push(state);
+        state = freshState();
+        const transform = Array.from((args[2] as number[] | undefined) ?? IDENTITY);
+        const matrix = Array.from((args[3] as number[] | undefined) ?? IDENTITY);
+        state.ctm = multiply(matrix, transform);
+        annotation = true;
+        break;
+      }
+      case OPS.endAnnotation:
+        state = stack.pop() ?? freshState();
+        annotation = false;
+        break;
+      case OPS.beginText:
+        state.textMatrix = [...IDENTITY];
+        state.x = state.lineX = 0;
+        state.y = state.lineY = 0;
+        break;
+      case OPS.setFont: {
+        state.font = fonts(String(args[0]));
+        const size = Number(args[1] ?? 0);
+        state.fontDirection = size < 0 ? -1 : 1;
+        state.fontSize = Math.abs(size);
+        break;
+      }
+      case OPS.setCharSpacing:
+        state.charSpacing = Number(args[0] ?? 0);
+        break;
+      case OPS.setWordSpacing:
+        state.wordSpacing = Number(args[0] ?? 0);
+        break;
+      case OPS.setHScale:
+        state.hScale = Number(args[0] ?? 100) / 100;
+        break;
+      case OPS.setLeading:
+        state.leading = -Number(args[0] ?? 0);
+        break;
+      case OPS.setTextRise:
+        state.rise = Number(args[0] ?? 0);
+        break;
+      case OPS.setTextRenderingMode:
+        state.renderMode = Number(args[0] ?? 0);
+        break;
+      case OPS.moveText:
+        state.x = state.lineX += Number(args[0] ?? 0);
+        state.y = state.lineY += Number(args[1] ?? 0);
+        break;
+      case OPS.setLeadingMoveText:
+        state.leading = Number(args[1] ?? 0);
+        state.x = state.lineX += Number(args[0] ?? 0);
+        state.y = state.lineY += Number(args[1] ?? 0);
+        break;
+      case OPS.setTextMatrix:
+        state.textMatrix = Array.from((Array.isArray(args[0]) || ArrayBuffer.isView(args[0]) ? args[0] : args) as ArrayLike<number>).slice(0, 6) as Matrix;
+        state.x = state.lineX = 0;
+        state.y = state.lineY = 0;
+        break;
+      case OPS.nextLine:
+        state.x = state.lineX += 0;
+        state.y = state.lineY += state.leading;
+        state.x = state.lineX;
+        break;
+      case OPS.showText:
+        emit((args[0] as (GlyphOp | number)[]) ?? []);
+        break;
+      case OPS.setGState:
+        for (const entry of (args[0] as [string, unknown][]) ?? []) {
+          const [key, value] = entry;
+          if (key === 'Font' && Array.isArray(value)) {
+            state.font = fonts(String(value[0]));
+            const size = Number(value[1] ?? 0);
+            state.fontDirection = size < 0 ? -1 : 1;
+            state.fontSize = Math.abs(size);
+          } else if (key === 'ca') state.fillAlpha = Number(value);
+          else if (key === 'BM') state.blendNormal = value === 'source-over' || value === 'Normal' || value === undefined;
+          else if (key === 'SMask') state.softMask = value !== false && value !== null && value !== undefined;
+        }
+        break;
+      case OPS.beginMarkedContent:
+        marked.push(true);
+        break;
+      case OPS.beginMarkedContentProps:
+        marked.push(args[0] === 'OC' ? options.isVisible(args[1]) : true);
+        break;
+      case OPS.endMarkedContent:
+        marked.pop();
+        break;
+      case OPS.constructPath: {
+        const paint = args[0] as number;
+        const path = (args[1] as ArrayLike<number>[] | undefined)?.[0];
+        if (!FILLS.has(paint) || !path || !visibleNow()) break;
+        const rect = singleRectangle(path);
+        if (!rect || !axisAligned(state.ctm) || state.fillAlpha < 1 || !state.blendNormal || state.softMask) break;
+        covers.push({ ...transformedBounds(state.ctm, ...rect), after: glyphs.length, image: false });
+        break;
+      }
+      case OPS.paintImageXObject:
+      case OPS.paintInlineImageXObject: {
+        if (!visibleNow()) break;
+        const bounds = transformedBounds(state.ctm, 0, 0, 1, 1);
+        images.push(bounds);
+        const id = fn === OPS.paintImageXObject ? String(args[0]) : null;
+        const opaque = id !== null ? !options.imageHasAlpha(id) : ((args[0] as { kind?: number } | undefined)?.kind ?? 3) !== 3;
+        if (opaque && axisAligned(state.ctm) && state.fillAlpha >= 1 && state.blendNormal && !state.softMask) covers.push({ ...bounds, after: glyphs.length, image: true });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return classify(glyphs, covers, images, options.view);
+}
+
+function classify(glyphs: Glyph[], covers: readonly Cover[], images: readonly { x1: number; y1: number; x2: number; y2: number }[], view: readonly number[]): Glyph[] {
+  const [vx1 = 0, vy1 = 0, vx2 = 0, vy2 = 0] = view;
+  const inside = (outer: { x1: number; y1: number; x2: number; y2: number }, inner: { x1: number; y1: number; x2: number; y2: number }, slack: number) =>
+    inner.x1 >= outer.x1 - slack && inner.y1 >= outer.y1 - slack && inner.x2 <= outer.x2 + slack && inner.y2 <= outer.y2 + slack;
+  return glyphs.map((glyph, order) => {
+    const cx = (glyph.x1 + glyph.x2) / 2;
+    const cy = (glyph.y1 + glyph.y2) / 2;
+    let hiddenBy = glyph.hiddenBy;
+    const overImage = hiddenBy === 'invisible' && images.some((image) => cx >= image.x1 && cx <= image.x2 && cy >= image.y1 && cy <= image.y2);
+    if (hiddenBy === null && (cx < Math.min(vx1, vx2) || cx > Math.max(vx1, vx2) || cy < Math.min(vy1, vy2) || cy > Math.max(vy1, vy2))) hiddenBy = 'outside-crop';
+    if (hiddenBy === null && covers.some((cover) => cover.after > order && inside(cover, glyph, 0.01))) hiddenBy = 'covered';
+    return { ...glyph, hiddenBy, overImage };
+  });
+}
+
+/** The glyphs of a page, once its operator list (display intent, annotations drawn) is built. */
+export async function pageGlyphs(page: PDFPageProxy, isVisible: (properties: unknown) => boolean): Promise<Glyph[]> {
+  const list = await page.getOperatorList({ intent: 'display', annotationMode: 1 });
+  const fonts = new Map<string, FontInfo | null>();
+  const fontOf = (name: string) => {
+    if (!fonts.has(name)) {
+      let info: FontInfo | null = null;
+      try {
+        info = page.commonObjs.has(name) ? (page.commonObjs.get(name) as FontInfo) : null;
+      } catch {
+        info = null;
+      }
+      fonts.set(name, info);
+    }
+    return fonts.get(name) ?? null;
+  };
+  const imageHasAlpha = (id: string) => {
+    try {
+      const store = id.startsWith('g_') ? page.commonObjs : page.objs;
+      if (!store.has(id)) return true;
+      const image = store.get(id) as { kind?: number; bitmap?: unknown } | null;
+      return !image || image.bitmap !== undefined || image.kind === 3;
+    } catch {
+      return true;
+    }
+  };
+  return interpret(list as unknown as OperatorList, fontOf, { isVisible, view: page.view, imageHasAlpha });
+}

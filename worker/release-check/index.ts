@@ -1,0 +1,93 @@
+import { PDFDocument } from 'pdf-lib';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdf } from '../burn-in/pdfjs.js';
+import { readGlyphs } from '../pdf-glyphs/index.js';
+import { checkObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
+import { countIn, fold, joinedText, occurrences, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
+
+// Release assurance (issue 25): a check that reads a written release as an adversary would, knowing nothing of
+// how it was built. From each source page it takes, glyph by glyph, the strings drawn under the boxes (and
+// what the source never showed), each with its allowance: how often the source draws it outside every box.
+// Then it searches the written file for them: each checked page's text by two readings (pdf.js's text content
+// and the glyph reading of the operator list), and every object of the file (strings, names, decompressed
+// streams, metadata, URIs…). More occurrences than allowed is a leak, reported by page and place, never text.
+
+export { fold, type Rect, type Withheld } from './strings.js';
+export type { ObjectPlace } from './objects.js';
+export { checkObjects, fileText, MIN_OBJECT_NEEDLE, textContentText, type Leak, type PlaceKind } from './search.js';
+export { searchZip } from './zip.js';
+
+export interface PageToCheck {
+  outputPage: number;
+  withheld: readonly Withheld[];
+  /** Texts the export itself draws on the page (exemption labels, page stamps): allowed on top. */
+  added?: readonly string[];
+}
+
+/** The withheld strings of one source page under `drawn` (user space), read from its glyphs. */
+export async function withheldOfPage(document: PDFDocumentProxy, pageNumber: number, drawn: readonly Rect[], extra: readonly string[] = [], extraAllowed: readonly string[] = []): Promise<Withheld[]> {
+  const page = await document.getPage(pageNumber);
+  try {
+    return withheldOfGlyphs(await readGlyphs(document, page), drawn, extra, extraAllowed);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Both readings of an output page: pdf.js's text content, and glyph by glyph (visible text and the rest). */
+async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy) {
+  const textContent = await textContentText(page);
+  const glyphs = await readGlyphs(document, page);
+  return {
+    textContent,
+    all: joinedText(glyphs, () => true),
+    layer: joinedText(glyphs, (glyph) => glyph.hiddenBy !== null),
+  };
+}
+
+/** Checks the given output pages by both readings; returns the leaks found. */
+export async function checkPages(output: PDFDocumentProxy, pages: readonly PageToCheck[]): Promise<Leak[]> {
+  const leaks: Leak[] = [];
+  for (const check of pages) {
+    if (check.withheld.length === 0) continue;
+    const page = await output.getPage(check.outputPage);
+    try {
+      const read = await readingsOf(output, page);
+      const added = fold((check.added ?? []).join(' '));
+      const places = new Set<PlaceKind>();
+      for (const withheld of check.withheld) {
+        const allowed = withheld.allowance + occurrences(added, withheld.text);
+        if (occurrences(read.textContent, withheld.text) > allowed) places.add('page-text');
+        if (occurrences(read.all, withheld.text) > allowed) places.add(occurrences(read.layer, withheld.text) > 0 ? 'text-layer' : 'glyph-text');
+      }
+      for (const place of places) leaks.push({ page: check.outputPage, place });
+    } finally {
+      page.cleanup();
+    }
+  }
+  return leaks;
+}
+
+/**
+ * The whole check of a written PDF: the given pages by both readings, then every object of the file for every
+ * withheld text of those pages. Returns the leaks found, and each withheld text's count in the file's text.
+ */
+export async function searchPdf(bytes: Uint8Array, pages: readonly PageToCheck[]): Promise<{ leaks: Leak[]; shown: Map<string, number> }> {
+  const output = await openPdf(bytes);
+  try {
+    const leaks = await checkPages(output, pages);
+    const withheld = [...new Set(pages.flatMap((page) => page.withheld.map((entry) => entry.text)))];
+    const tokens = await fileText(output);
+    const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    leaks.push(...checkObjects(parsed.context, withheld, tokens));
+    return { leaks, shown: new Map(withheld.map((text) => [text, countIn(tokens, text)])) };
+  } finally {
+    await output.destroy();
+  }
+}
+
+/** A failure message for leaks: where, never what. */
+export function describeLeaks(leaks: readonly Leak[], label: (page: number) => string = (page) => `output page ${page}`): string {
+  const parts = leaks.slice(0, 6).map((leak) => `${leak.entry ? `${leak.entry}: ` : ''}${leak.page === null ? 'the file' : label(leak.page)} (${leak.place})`);
+  return `verification failed: text that lay under a redaction or was hidden in the source is still in ${parts.join(', ')}${leaks.length > 6 ? ` and ${leaks.length - 6} more place(s)` : ''}`;
+}

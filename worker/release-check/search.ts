@@ -1,0 +1,57 @@
+import type { PDFContext } from 'pdf-lib';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { searchObjects, type ObjectPlace } from './objects.js';
+import { countIn, fold } from './strings.js';
+
+// The readings the release check searches: pdf.js's text content of a page or file, and the objects of a file.
+
+export type PlaceKind = 'page-text' | 'glyph-text' | 'text-layer' | ObjectPlace | 'zip-entry';
+
+export interface Leak {
+  /** Output page (1-based); null for a place that belongs to no page. */
+  page: number | null;
+  place: PlaceKind;
+  /** The zip entry, for a leak found in a release package. */
+  entry?: string;
+}
+
+/** Shortest withheld text searched in objects and packages: one character matches too much unrelated data. */
+export const MIN_OBJECT_NEEDLE = 2;
+
+/** pdf.js's reading of a page: its text content in order, folded and joined (strings.ts joinedText). */
+export async function textContentText(page: PDFPageProxy): Promise<string> {
+  const content = await page.getTextContent();
+  let text = '';
+  for (const item of content.items) if ('str' in item) text += item.str;
+  return fold(text);
+}
+
+/** Every page's text of a file by pdf.js's reading: what the release shows, for object-level allowances. */
+export async function fileText(output: PDFDocumentProxy): Promise<string[]> {
+  const pages: string[] = [];
+  for (let number = 1; number <= output.numPages; number += 1) {
+    const page = await output.getPage(number);
+    try {
+      pages.push(await textContentText(page));
+    } finally {
+      page.cleanup();
+    }
+  }
+  return pages;
+}
+
+/**
+ * The whole-file search: every object of the written file, each withheld text (folded) no more often in any one
+ * place than the file's own page text shows it (after the page checks, that text is what may be released).
+ */
+export function checkObjects(context: PDFContext, withheld: readonly string[], shownTokens: readonly string[], extraAllowance: ReadonlyMap<string, number> = new Map()): Leak[] {
+  const needles = [...new Set(withheld.filter((text) => text.length >= MIN_OBJECT_NEEDLE))];
+  const found = searchObjects(context, needles);
+  const places = new Set<ObjectPlace>();
+  for (const [needle, byPlace] of found) {
+    const allowed = countIn(shownTokens, needle) + (extraAllowance.get(needle) ?? 0);
+    for (const [place, count] of byPlace) if (count > allowed) places.add(place);
+  }
+  return [...places].map((place) => ({ page: null, place }));
+}
+

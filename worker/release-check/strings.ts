@@ -1,0 +1,139 @@
+import type { Glyph } from '../pdf-glyphs/index.js';
+import { isHidden } from '../pdf-glyphs/index.js';
+
+// Withheld strings and their allowances, read from the source glyph by glyph: never from the builder's word
+// estimates. Matching is on folded text (NFKC, lower case, no whitespace or invisible formatting characters).
+
+export interface Rect {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+export interface Withheld {
+  /** Folded text (fold()). */
+  text: string;
+  /** How often the source page draws it outside every drawn area (visible glyphs only). */
+  allowance: number;
+}
+
+const IGNORED = /[\s\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/gu;
+
+/** The form every text is compared in: NFKC, case-folded, without whitespace and zero-width characters. */
+export function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFKC').replace(IGNORED, '');
+}
+
+/** Occurrences of `needle` in `haystack`, non-overlapping. */
+export function occurrences(haystack: string, needle: string): number {
+  if (needle.length === 0) return 0;
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}
+
+/** Occurrences of `needle` within any of `tokens`. */
+export function countIn(tokens: readonly string[], needle: string): number {
+  let count = 0;
+  for (const token of tokens) count += occurrences(token, needle);
+  return count;
+}
+
+/**
+ * How much of a glyph a drawn area must cover for the glyph to count as under it: a quarter of its extent
+ * along each axis. Less is a box edge grazing a neighbour's em box (its ink usually untouched); the glyph then
+ * counts as outside, so keeping it is allowed and dropping it is too.
+ */
+const UNDER_SHARE = 0.25;
+
+export function coverShare(glyph: Rect, area: Rect): { x: number; y: number } {
+  const width = Math.max(1e-6, glyph.x2 - glyph.x1);
+  const height = Math.max(1e-6, glyph.y2 - glyph.y1);
+  const x = Math.max(0, Math.min(glyph.x2, area.x2) - Math.max(glyph.x1, area.x1)) / width;
+  const y = Math.max(0, Math.min(glyph.y2, area.y2) - Math.max(glyph.y1, area.y1)) / height;
+  return { x, y };
+}
+
+export function isUnder(glyph: Rect, drawn: readonly Rect[]): boolean {
+  return drawn.some((area) => {
+    const share = coverShare(glyph, area);
+    return share.x >= UNDER_SHARE && share.y >= UNDER_SHARE;
+  });
+}
+
+/** Whether any part of a glyph's extent meets a drawn area. */
+export function touches(glyph: Rect, drawn: readonly Rect[]): boolean {
+  return drawn.some((area) => glyph.x1 < area.x2 && area.x1 < glyph.x2 && glyph.y1 < area.y2 && area.y1 < glyph.y2);
+}
+
+/**
+ * Splits glyphs (in drawing order) into tokens: runs of glyphs without whitespace between them, broken where
+ * the next glyph does not follow on (a gap of more than a third of the glyph's size along the line, or a move
+ * off the line). `keep` selects the glyphs that take part; the others break tokens.
+ */
+export function tokensOf(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string[] {
+  const tokens: string[] = [];
+  let current = '';
+  let previous: Glyph | null = null;
+  const flush = () => {
+    const text = fold(current);
+    if (text) tokens.push(text);
+    current = '';
+    previous = null;
+  };
+  glyphs.forEach((glyph, index) => {
+    if (!keep(glyph, index) || glyph.isSpace || glyph.text === '') {
+      flush();
+      return;
+    }
+    if (previous && !followsOn(previous, glyph)) flush();
+    current += glyph.text;
+    previous = glyph;
+  });
+  flush();
+  return tokens;
+}
+
+function followsOn(a: Glyph, b: Glyph): boolean {
+  const size = Math.max(a.x2 - a.x1, a.y2 - a.y1, 1);
+  if (a.vertical || b.vertical) {
+    const across = Math.abs((a.x1 + a.x2) / 2 - (b.x1 + b.x2) / 2);
+    const gap = a.y1 - b.y2;
+    return across < size * 0.5 && gap < size * 0.34 && gap > -size;
+  }
+  const gap = b.x1 - a.x2;
+  const across = Math.abs((a.y1 + a.y2) / 2 - (b.y1 + b.y2) / 2);
+  const height = Math.max(a.y2 - a.y1, 1);
+  return across < height * 0.5 && gap < height * 0.34 && gap > -height;
+}
+
+/** The kept glyphs' text in drawing order, folded and joined: readers differ in where they break words, so
+ * matching never depends on a break (a reader that joins what another splits must not hide a leak). */
+export function joinedText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string {
+  let text = '';
+  glyphs.forEach((glyph, index) => {
+    if (keep(glyph, index)) text += glyph.text;
+  });
+  return fold(text);
+}
+
+/**
+ * What a source page withholds under `drawn`: each run of consecutive glyphs under a drawn area (split at
+ * whitespace), and each run of hidden glyphs (what a viewer never showed), with the allowance of each: its
+ * occurrences among the visible glyphs outside every drawn area. `extra` adds texts withheld by other means
+ * (stored OCR words under a box on a scan).
+ */
+export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[], extra: readonly string[] = [], extraAllowed: readonly string[] = []): Withheld[] {
+  const under = glyphs.map((glyph) => isUnder(glyph, drawn));
+  const texts = new Set<string>();
+  for (const token of tokensOf(glyphs, (glyph, index) => under[index] === true)) texts.add(token);
+  for (const token of tokensOf(glyphs, (glyph) => isHidden(glyph))) texts.add(token);
+  for (const text of extra) {
+    const folded = fold(text);
+    if (folded) texts.add(folded);
+  }
+  const outside = joinedText(glyphs, (glyph, index) => under[index] !== true && !isHidden(glyph));
+  const storedOutside = fold(extraAllowed.join(''));
+  return [...texts].map((text) => ({ text, allowance: Math.max(occurrences(outside, text), occurrences(storedOutside, text)) }));
+}

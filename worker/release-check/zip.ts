@@ -1,0 +1,67 @@
+import { PDFDocument } from 'pdf-lib';
+import yauzl from 'yauzl';
+import { openPdf } from '../burn-in/pdfjs.js';
+import { checkObjects, fileText, MIN_OBJECT_NEEDLE, type Leak } from './search.js';
+import { countIn, fold, occurrences } from './strings.js';
+
+// The same search over a release package: every entry (the withholding index as PDF and CSV, the cover letter,
+// the manifest, and the released PDFs) is read back from the zip and searched for every withheld text.
+
+/** The largest entry read back (the package's own files; a release PDF larger than this is not re-read here). */
+const MAX_ENTRY_BYTES = 512 * 1024 * 1024;
+
+function entries(zip: Uint8Array): Promise<{ name: string; bytes: Buffer }[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(zip), { lazyEntries: true }, (error, file) => {
+      if (error || !file) return reject(error ?? new Error('the package cannot be read'));
+      const out: { name: string; bytes: Buffer }[] = [];
+      file.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName.endsWith('/') || entry.uncompressedSize > MAX_ENTRY_BYTES) return file.readEntry();
+        file.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error(`the package entry ${entry.fileName} cannot be read`));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => {
+            out.push({ name: entry.fileName, bytes: Buffer.concat(chunks) });
+            file.readEntry();
+          });
+        });
+      });
+      file.on('end', () => resolve(out));
+      file.on('error', reject);
+      file.readEntry();
+    });
+  });
+}
+
+/**
+ * Searches every entry of a release zip for each withheld text (folded) → its allowance in the whole release (how
+ * often the released pages show it). Entries that are PDFs are read by pdf.js and object by object.
+ */
+export async function searchZip(zip: Uint8Array, withheld: ReadonlyMap<string, number>): Promise<Leak[]> {
+  const needles = [...withheld.keys()].filter((text) => text.length >= MIN_OBJECT_NEEDLE);
+  if (needles.length === 0) return [];
+  const leaks: Leak[] = [];
+  for (const entry of await entries(zip)) {
+    const name = entry.name;
+    if (entry.bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
+      const document = await openPdf(entry.bytes);
+      try {
+        const tokens = await fileText(document);
+        const places = new Set<string>();
+        for (const needle of needles) if (countIn(tokens, needle) > (withheld.get(needle) ?? 0)) places.add('page-text');
+        const parsed = await PDFDocument.load(entry.bytes, { updateMetadata: false, ignoreEncryption: true });
+        const extra = new Map(needles.map((needle) => [needle, withheld.get(needle) ?? 0]));
+        for (const leak of checkObjects(parsed.context, needles, [], extra)) places.add(leak.place);
+        for (const place of places) leaks.push({ page: null, place: place as Leak['place'], entry: name });
+      } finally {
+        await document.destroy();
+      }
+      continue;
+    }
+    const text = fold(entry.bytes.toString('utf8'));
+    if (needles.some((needle) => occurrences(text, needle) > (withheld.get(needle) ?? 0))) leaks.push({ page: null, place: 'zip-entry', entry: name });
+  }
+  return leaks;
+}
