@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADVERSARIAL_KINDS, latex, type AdversarialPdf } from '../helpers/adversarial-pdfs.js';
+import fs from 'node:fs';
+import { ADVERSARIAL_KINDS, latex, REAL_VERTICAL_PDF, verticalTextBox, type AdversarialPdf } from '../helpers/adversarial-pdfs.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { searchPdf, withheldOfPage, type Withheld } from '../../worker/release-check/index.js';
 
@@ -33,6 +34,12 @@ describe('withheld strings read from real producers’ files', () => {
   it('vertical CJK: the four glyphs of the column under the box, nothing of the glyphs above or below', async () => {
     const pdf = await ADVERSARIAL_KINDS['vertical-cjk']();
     expect((await withheldOf(pdf)).map((entry) => entry.text)).toEqual(['山田花子']);
+  });
+
+  it.skipIf(!fs.existsSync(REAL_VERTICAL_PDF))('real vertical Japanese (issue6387.pdf): a box over イーハトーヴォ in the first column withholds just that, allowed once per other column', async () => {
+    const bytes = fs.readFileSync(REAL_VERTICAL_PDF);
+    const box = verticalTextBox(bytes, 'イーハトーヴォ');
+    expect(await withheldOf({ bytes, secret: 'イーハトーヴォ', kept: [], page: 1, box, hidden: [] })).toEqual([{ text: 'イーハトーヴォ', allowance: 8 }]);
   });
 
   it('a filled form field: its value is shown on the page outside the box, so the name is allowed once', async () => {
