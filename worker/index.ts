@@ -1,7 +1,7 @@
 import type { WorkerEnvelope, WorkerTaskResult } from '../main/common/worker-messages.js';
 import { assemble } from './burn-in/assemble.js';
 import { burnPages } from './burn-in/burn.js';
-import { verify } from './burn-in/verify.js';
+import { searchOutput, verify } from './burn-in/verify.js';
 import { runDetection } from './detection/index.js';
 import { ocrPage, ocrPlan } from './ocr/index.js';
 import { runIntake } from './intake/index.js';
@@ -32,6 +32,8 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
         return await assemble(task, (progress) => progressPort.postMessage({ type: 'progress', jobId: task.exportId, progress }));
       case 'export-verify':
         return await verify(task);
+      case 'export-search':
+        return await searchOutput(task);
       case 'intake':
         return { kind: 'intake', outcome: await runIntake(task) };
       case 'pdf-password':

@@ -126,6 +126,8 @@ export interface RewrittenPage {
    * invisible text layer, as on rendered pages, so a redacted scan stays searchable. */
   textLayer?: LayerWord[];
   withheld: string[];
+  /** The exemption labels drawn as text on the page. */
+  labels?: string[];
 }
 
 /** What was drawn for one box of a page redacted in its content (user space points). */
@@ -216,6 +218,8 @@ export interface PageCheck {
   withheld: string[];
   /** The two-way comparison with the source page (worker/burn-in/fidelity/); absent: leak check only. */
   certify?: CertifyPlan;
+  /** Texts the export itself draws on the page (exemption labels): allowed on top of the source's own. */
+  added?: string[];
 }
 
 /** What verification compares an output page with: its source page and the areas drawn black on it. */
@@ -265,4 +269,27 @@ export interface ExportVerification {
 export interface ExportVerifyResult {
   kind: 'export-verify';
   verification: ExportVerification;
+  /** The withheld texts of the checked pages (folded), for the whole-file search; held in memory only. */
+  withheld?: string[];
+}
+
+/**
+ * The whole-file search of a written output (worker/release-check/): every object of a PDF, or every entry of a
+ * release zip, for every withheld text. A PDF's texts are allowed as often as its own page text shows them; a
+ * zip's as often as `allowance` says (their count in the released PDFs).
+ */
+export interface ExportSearchTask {
+  kind: 'export-search';
+  exportId: number;
+  path: string;
+  format: 'pdf' | 'zip';
+  withheld: string[];
+  /** Zip: each withheld text's count in the released PDFs' text. */
+  allowance?: Record<string, number>;
+}
+
+export interface ExportSearchResult {
+  kind: 'export-search';
+  /** PDF: each withheld text's count in the file's page text. */
+  shown: Record<string, number>;
 }

@@ -1,12 +1,12 @@
 import type { DetectionTask, DetectionTaskResult, SummaryTask, SummaryTaskResult } from './analysis-tasks.js';
-import type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, ExportBurnTask, ExportVerifyResult, ExportVerifyTask } from './export-tasks.js';
+import type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, ExportBurnTask, ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask } from './export-tasks.js';
 import type { OcrPageTask, OcrPageTaskResult, OcrPlanTask, OcrPlanTaskResult } from './ocr-tasks.js';
 import type { IntakeTask, IntakeTaskResult } from './intake-tasks.js';
 import type { PdfPasswordTask, PdfPasswordTaskResult } from './pdf-password-tasks.js';
 import type { ScanOptions, ScanResult } from './schemas/jobs.js';
 
 export type { DetectionTask, DetectionTaskResult, SummaryTask, SummaryTaskResult } from './analysis-tasks.js';
-export type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, ExportBurnTask, ExportVerifyResult, ExportVerifyTask } from './export-tasks.js';
+export type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, ExportBurnTask, ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask } from './export-tasks.js';
 export type { OcrPageTask, OcrPageTaskResult, OcrPlanTask, OcrPlanTaskResult } from './ocr-tasks.js';
 export type { IntakeTask, IntakeTaskResult } from './intake-tasks.js';
 export type { PdfPasswordTask, PdfPasswordTaskResult } from './pdf-password-tasks.js';
@@ -24,14 +24,14 @@ export interface ScanTask {
 }
 
 /** Every task a worker runs; later kinds join this union. */
-export type WorkerTask = ScanTask | DetectionTask | SummaryTask | OcrPlanTask | OcrPageTask | ExportBurnTask | ExportAssembleTask | ExportVerifyTask | IntakeTask | PdfPasswordTask;
+export type WorkerTask = ScanTask | DetectionTask | SummaryTask | OcrPlanTask | OcrPageTask | ExportBurnTask | ExportAssembleTask | ExportVerifyTask | ExportSearchTask | IntakeTask | PdfPasswordTask;
 
 export interface ScanTaskResult {
   kind: 'scan';
   result: ScanResult;
 }
 
-export type WorkerTaskResult = ScanTaskResult | DetectionTaskResult | SummaryTaskResult | OcrPlanTaskResult | OcrPageTaskResult | ExportBurnResult | ExportAssembleResult | ExportVerifyResult | IntakeTaskResult | PdfPasswordTaskResult;
+export type WorkerTaskResult = ScanTaskResult | DetectionTaskResult | SummaryTaskResult | OcrPlanTaskResult | OcrPageTaskResult | ExportBurnResult | ExportAssembleResult | ExportVerifyResult | ExportSearchResult | IntakeTaskResult | PdfPasswordTaskResult;
 
 /** The result type that answers a task of kind K. */
 export type ResultFor<K extends WorkerTask['kind']> = Extract<WorkerTaskResult, { kind: K }>;

@@ -185,7 +185,7 @@ export async function assembleOne(
  * Verifies a written file with tasks spread over the pool: the first also checks structure and page count,
  * the burned pages are shared out. Any failure rejects; the file is then never committed.
  */
-export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult): Promise<ExportVerification> {
+export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult): Promise<CheckedFile> {
   const groups = assembled.checks.length === 0 ? [[]] : chunk(assembled.checks, Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8)));
   const results = await settleAll(
     groups.map((checks, index) =>
@@ -195,7 +195,10 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
       ),
     ),
   );
-  return results.reduce<ExportVerification>(
+  // Then the whole file, object by object, for every withheld text of its pages (worker/release-check/).
+  const withheld = [...new Set(results.flatMap((result) => result.withheld ?? []))];
+  const searched = await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld }, { signal: ctx.signal, onProgress: () => undefined });
+  const verification = results.reduce<ExportVerification>(
     (sum, { verification }) => ({
       pages: verification.pages,
       burnedPages: sum.burnedPages + verification.burnedPages,
@@ -204,6 +207,20 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
     }),
     { pages: assembled.pages, burnedPages: 0, withheldWords: 0, certificates: [] },
   );
+  return Object.assign(verification, { shown: searched.shown });
+}
+
+/** A verified file: its verification, and each withheld text (folded) with its count in the file's page text. */
+export type CheckedFile = ExportVerification & { shown: Record<string, number> };
+
+/**
+ * Searches a release zip for every withheld text of its PDFs, each allowed as often as those PDFs show it.
+ * A leak rejects: the zip is then never committed.
+ */
+export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[]): Promise<void> {
+  const allowance: Record<string, number> = {};
+  for (const file of files) for (const [text, count] of Object.entries(file.shown)) allowance[text] = (allowance[text] ?? 0) + count;
+  await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'zip', withheld: Object.keys(allowance), allowance }, { signal: ctx.signal, onProgress: () => undefined });
 }
 
 /** The release PDF's first page: the requester-facing title, never the internal case name. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { ExportAssembleResult, ExportVerification, ReleaseLayoutPage, StampPlan, WithheldRange } from '../common/export-tasks.js';
@@ -21,6 +22,7 @@ import {
   settleAll,
   sha256OfFile,
   summaryOf,
+  searchPackage,
   verifyFile,
   type BuildContext,
   type BuiltExport,
@@ -254,6 +256,12 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'), 'manifest.json', { compress: true, mtime });
   zip.end();
   const staged = await ctx.runtime.blobs.stage(zip.outputStream as Readable, Number.MAX_SAFE_INTEGER);
+  try {
+    await searchPackage(ctx, material, staged.tempPath, verifications);
+  } catch (error) {
+    await fs.rm(staged.tempPath, { force: true });
+    throw error;
+  }
   ctx.progress(0.98);
   return { staged, mediaType: 'application/zip', fileName: `${fileBase(material)}-release-${plan.number}.zip`, summary: finished.summary, release: finished.release };
 }

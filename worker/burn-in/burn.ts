@@ -4,7 +4,9 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
-import { drawnAreas } from './fidelity/index.js';
+import { asRects, drawnAreas } from './fidelity/index.js';
+import { readGlyphs } from '../pdf-glyphs/index.js';
+import { glyphLayer, type GlyphLayer } from './text-layer/from-glyphs.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
@@ -181,18 +183,45 @@ async function finishPage(
  * Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own.
  * `fallback` says why the page is rendered though method auto tried it in its content.
  */
-export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null, withAnnotations?: SourceWord[]): Promise<RasterizedPage> {
+export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null): Promise<RasterizedPage> {
   const page = await document.getPage(request.page);
   try {
     const raster = await rasterOfPdfPage(document, page, settings);
-    // After rendering, the page's fonts are loaded and their widths place the words. The picture shows the
-    // annotations' appearances: when method auto read the page with them flattened, their text joins the layer.
-    const fromRuns = withAnnotations ?? (await wordsFromRuns(await textRuns(page), fontWidthsOf(page)));
     const stored = storedWords(request.words);
-    return await finishPage(raster, request, stored ?? fromRuns, stored ? fromRuns : [], settings, file, fallback);
+    if (stored) {
+      // Stored (OCR) words make the layer; the page's own text outranks them where they disagree.
+      const fromRuns = await wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+      return await finishPage(raster, request, stored, fromRuns, settings, file, fallback);
+    }
+    // Without stored words the layer is the source's own glyphs, each judged by its own extent (text-layer/from-glyphs.ts).
+    const layer = glyphLayer(await readGlyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible);
+    return await finishGlyphPage(raster, request, layer, settings, file, fallback);
   } finally {
     page.cleanup();
   }
+}
+
+async function finishGlyphPage(raster: Raster, request: BurnPageRequest, layer: GlyphLayer, settings: BurnSettings, file: string, fallback: string | null): Promise<RasterizedPage> {
+  const words = layer.words.map((word) => {
+    const [ax, ay] = raster.toOutput(word.x1, word.y1);
+    const [bx, by] = raster.toOutput(word.x2, word.y2);
+    return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by) };
+  });
+  const paint = { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate };
+  paintBoxes(raster.context, request.boxes, paint);
+  const image = await encodePage(raster.canvas, settings, boxPixelRects(request.boxes, paint));
+  await fs.writeFile(file, image.bytes);
+  return {
+    method: 'raster',
+    page: request.page,
+    box: raster.box,
+    rotate: raster.rotate,
+    image: { path: file, encoding: image.encoding, width: image.width, height: image.height, place: raster.place },
+    words,
+    withheld: [...new Set(layer.withheld)],
+    fallback,
+    drawnAreas: drawnAreas(request.boxes, raster.padding),
+  };
 }
 
 /** The document's stored bytes; the error names the document, not the data directory's path. */
@@ -253,7 +282,7 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         page.cleanup();
         pages.push(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, file));
       } else {
-        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null, flattenedText.get(request.page)));
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null));
       }
       report((index + 1) / requests.length);
     }

@@ -356,6 +356,7 @@ export async function rewritePages(
       words: [...candidate.kept, ...candidate.labels, ...(candidate.ocrLayer ?? [])],
       ...(candidate.ocrLayer && candidate.ocrLayer.length > 0 && { textLayer: candidate.ocrLayer }),
       withheld: [...candidate.withheld],
+      labels: candidate.labels.map((label) => label.text),
     });
   }
   return outcomes;

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ExportVerifyResult, ExportVerifyTask, PageCheck } from '../../main/common/export-tasks.js';
+import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck } from '../../main/common/export-tasks.js';
 import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
 import { structureProblems } from './sanitize.js';
-import { leakedWords } from './words.js';
+import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, withheldOfPage, type Withheld } from '../release-check/index.js';
 
 // The check a produced PDF must pass before its export may complete. It reads the written bytes back, with
 // both libraries, independently of how they were made; a file's pages may be checked by several tasks at once.
@@ -19,14 +19,20 @@ import { leakedWords } from './words.js';
 
 export class VerificationFailed extends Error {}
 
-async function leakCount(document: PDFDocumentProxy, check: PageCheck): Promise<number> {
-  // A page with nothing withheld cannot leak by this test; its text need not be read.
-  if (check.withheld.length === 0) return 0;
-  const page = await document.getPage(check.outputPage);
-  const content = await page.getTextContent();
-  page.cleanup();
-  const extracted = content.items.flatMap((item) => ('str' in item ? item.str.split(/\s+/u) : []));
-  return leakedWords(extracted, check.words, check.withheld);
+/**
+ * What a burned page must not show, read from its source glyph by glyph (release-check), never from the builder's
+ * word estimates; the builder's withheld words (stored OCR words of scans under a box) are added, allowed as often
+ * as the stored words outside every box repeat them.
+ */
+async function withheldOf(sources: Sources, check: PageCheck): Promise<Withheld[]> {
+  const plan = check.certify;
+  const kept = check.words.map((word) => word.text);
+  if (!plan || plan.sourceType !== 'pdf') {
+    const outside = fold(kept.join(''));
+    return [...new Set(check.withheld.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
+  }
+  const source = await sources.get(plan.sourcePath);
+  return withheldOfPage(source, plan.page, asRects(plan.drawn), check.withheld, kept);
 }
 
 /** The source documents of a task's checks, each opened once (PDFs only). */
@@ -93,18 +99,46 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     if (document.numPages !== task.expectedPages) throw new VerificationFailed(`verification failed: the output has ${document.numPages} pages, ${task.expectedPages} expected`);
     let withheldWords = 0;
     const certificates: PageCertificate[] = [];
+    const withheldTexts = new Set<string>();
     for (const check of task.checks) {
-      const leaked = await leakCount(document, check);
-      if (leaked > 0) {
-        throw new VerificationFailed(`verification failed: ${check.label} (output page ${check.outputPage}) still contains ${leaked} word(s) that lay under a redaction`);
-      }
-      withheldWords += check.withheld.length;
+      const withheld = await withheldOf(sources, check);
+      for (const entry of withheld) withheldTexts.add(entry.text);
+      const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [] }]);
+      if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
+      withheldWords += withheld.length;
       const comparison = await compared(document, sources, check);
-      certificates.push(certificateOf(check, leaked, comparison));
+      certificates.push(certificateOf(check, 0, comparison));
     }
-    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates } };
+    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts] };
   } finally {
     await sources.close();
+    await document.destroy();
+  }
+}
+
+/**
+ * The whole-file search (release-check): every object of a written PDF for every withheld text of its pages, each
+ * allowed as often as the file's page text shows it; or every entry of a release zip, allowed as often as the
+ * released PDFs show it. Any excess fails the export, naming the place, never the text.
+ */
+export async function searchOutput(task: ExportSearchTask): Promise<ExportSearchResult> {
+  const bytes = new Uint8Array(await fs.readFile(task.path));
+  const withheld = [...new Set(task.withheld)];
+  if (task.format === 'zip') {
+    const leaks = await searchZip(bytes, new Map(withheld.map((text) => [text, task.allowance?.[text] ?? 0])));
+    if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
+    return { kind: 'export-search', shown: {} };
+  }
+  const document = await openPdf(bytes);
+  try {
+    const pages = await fileText(document);
+    const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    const leaks = checkObjects(parsed.context, withheld, pages);
+    if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
+    const shown: Record<string, number> = {};
+    for (const text of withheld) shown[text] = pages.reduce((sum, page) => sum + (page.split(text).length - 1), 0);
+    return { kind: 'export-search', shown };
+  } finally {
     await document.destroy();
   }
 }
