@@ -4,9 +4,10 @@ import path from 'node:path';
 import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
+import type { BurnedPage, PageCheck } from '../../main/common/export-tasks.js';
 import { indexCsv, type IndexRow } from '../../main/services/releases/withholding-index.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
-import { verify } from '../../worker/burn-in/verify.js';
+import { searchOutput, verify, VerificationFailed } from '../../worker/burn-in/verify.js';
 import { coverLetterPdf, withholdingIndexPdf, type CoverLetter, type IndexPdfRow } from '../../worker/release-package/documents.js';
 import { searchPdf, searchZip, withheldOfPage, type Leak, type PageToCheck, type PlaceKind } from '../../worker/release-check/index.js';
 import { latex } from '../helpers/adversarial-pdfs.js';
@@ -45,6 +46,7 @@ const SECRET = 'Vashti';
 let source: Buffer;
 let clean: Buffer;
 let pages: PageToCheck[];
+let burnedPages: BurnedPage[];
 
 /** The first word `word` on a page, by poppler. */
 function wordOn(bytes: Buffer, page: number, word: string) {
@@ -58,6 +60,7 @@ beforeAll(async () => {
   source = latex(`The applicant ${SECRET} asked for the permit file.\n\nPublic records office, permit desk.\n\\newpage\nSecond page: ${SECRET} again, and Okafor.\n\nEnd of file.`);
   const released = await release(source, new Map([1, 2].map((page) => [page, [boxOver(wordOn(source, page, SECRET))]])));
   clean = released.bytes;
+  burnedPages = released.pages;
   const document = await openPdf(new Uint8Array(source));
   try {
     pages = [];
@@ -283,31 +286,80 @@ describe('the release check of a package', () => {
   for (const plant of plants.filter((entry) => entry.gap)) it.todo(`${plant.name}: found in ${plant.entry} as ${plant.place} (gap: ${plant.gap})`);
 });
 
-describe('verification of a written release', () => {
+describe('verification of a written release (the worker\'s verify() and searchOutput())', () => {
   const dir = tempDir('obscura-mutations-');
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const sourcePath = path.join(dir, 'source.pdf');
+  const secret = new RegExp(SECRET, 'i');
 
-  async function verifyFile(bytes: Buffer) {
-    const file = path.join(dir, `${createHash('sha256').update(bytes).digest('hex')}.pdf`);
+  function written(bytes: Buffer): { path: string; sha256: string } {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const file = path.join(dir, `${sha256}.pdf`);
     fs.writeFileSync(file, bytes);
-    return verify({
-      kind: 'export-verify',
-      exportId: 1,
-      path: file,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      expectedPages: 2,
-      checks: pages.map((page) => ({ outputPage: page.outputPage, label: `document 7 page ${page.outputPage}`, words: [], withheld: page.withheld.map((entry) => entry.text) })),
-      structure: false,
-    });
+    return { path: file, sha256 };
   }
 
-  it('passes the correct release', async () => {
-    await expect(verifyFile(clean)).resolves.toBeTruthy();
+  /** The export's checks of the two burned pages: the source to read withheld strings from, nothing of the builder's. */
+  function checks(): PageCheck[] {
+    fs.writeFileSync(sourcePath, source);
+    return burnedPages.map((burned) => ({
+      outputPage: burned.page,
+      label: `document 7 page ${burned.page}`,
+      words: burned.words ?? [],
+      withheld: [],
+      certify: { documentId: 7, sourcePath, sourceType: 'pdf', page: burned.page, method: burned.method === 'vector' ? 'vector' : 'raster', drawn: burned.drawnAreas ?? [], fallback: null },
+    }));
+  }
+
+  const verifyFile = (bytes: Buffer, structure = false) => verify({ kind: 'export-verify', exportId: 1, ...written(bytes), expectedPages: 2, checks: checks(), structure });
+  const searchFile = (bytes: Buffer, withheld: string[], format: 'pdf' | 'zip' = 'pdf') => searchOutput({ kind: 'export-search', exportId: 1, path: written(bytes).path, format, withheld });
+
+  async function failure(run: Promise<unknown>): Promise<string> {
+    const error = await run.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(VerificationFailed);
+    return (error as Error).message;
+  }
+
+  it('passes the correct release (structure included), and hands the withheld texts to the whole-file search, which passes too', async () => {
+    const result = await verifyFile(clean, true);
+    expect(result.withheld).toEqual([SECRET.toLowerCase()]);
+    await expect(searchFile(clean, result.withheld ?? [])).resolves.toEqual({ kind: 'export-search', shown: { [SECRET.toLowerCase()]: 0 } });
+    await expect(searchFile(await releaseZip({ pdf: clean }), result.withheld ?? [], 'zip')).resolves.toBeTruthy();
   });
 
-  // Gap: verify() (worker/burn-in/verify.ts) does not run the release check yet (it still matches the builder's
-  // word list with leakedWords); these become tests once it calls searchPdf on the written file.
-  it.todo('fails a planted invisible word (render mode 3) on page 2, naming page 2 and text-layer, never the text');
-  it.todo('fails a planted orphan Flate stream, naming the place (stream), never the text');
-});
+  it('fails an invisible word planted on page 2, naming page 2 and the text layer, never the text', async () => {
+    const message = await failure(verifyFile(await mutate(clean, (doc) => drawText(doc, 2, SECRET, { mode: 3 }))));
+    expect(message).toContain('document 7 page 2 (output page 2) (text-layer)');
+    expect(message).not.toMatch(secret);
+  });
 
+  it('fails visible text planted on page 1 in another case, naming page 1 and the page text, never the text', async () => {
+    const message = await failure(verifyFile(await mutate(clean, (doc) => drawText(doc, 1, SECRET.toUpperCase()))));
+    expect(message).toContain('document 7 page 1 (output page 1) (page-text)');
+    expect(message).not.toMatch(secret);
+  });
+
+  it.each([
+    ['a Flate stream', 'stream', (doc: PDFDocument) => plantOrphanStream(doc, `applicant=${SECRET}`)],
+    ['a percent-encoded URI', 'uri', (doc: PDFDocument) => plantUri(doc, 1, 'https://example.org/find?who=%56%61%73%68%74%69')],
+    ['/Info /Title', 'metadata', (doc: PDFDocument) => plantInfoTitle(doc, PDFHexString.fromText(`Permit file of ${SECRET}`))],
+    ['a form field value', 'field-value', (doc: PDFDocument) => plantField(doc, 1, PDFString.of('applicant'), PDFString.of(SECRET))],
+  ] as const)('the whole-file search fails %s, naming the file and %s, never the text', async (_name, place, plant) => {
+    const planted = await mutate(clean, plant);
+    // The page checks pass (the page text holds no more than before); the object search does not.
+    const { withheld } = await verifyFile(planted);
+    const message = await failure(searchFile(planted, withheld ?? []));
+    expect(message).toContain(`the file (${place})`);
+    expect(message).not.toMatch(secret);
+  });
+
+  it('the package search fails the name in the index CSV, naming the entry, never the text', async () => {
+    const zip = await releaseZip({ pdf: clean, rows: [{ ...(ROWS[0] as IndexRow), justification: `Name of ${SECRET}'s relative` }] });
+    const message = await failure(searchFile(zip, [SECRET.toLowerCase()], 'zip'));
+    expect(message).toContain('withholding-index.csv: the file (zip-entry)');
+    expect(message).not.toMatch(secret);
+  });
+});
