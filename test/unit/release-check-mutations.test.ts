@@ -336,6 +336,15 @@ describe('verification of a written release (the worker\'s verify() and searchOu
     expect(message).not.toMatch(secret);
   });
 
+  // Gap: verify()'s withheldOf (worker/burn-in/verify.ts) hands the builder's kept words (PageCheck.words) to
+  // withheldOfPage as `extraAllowed`, so a withheld text is allowed as often as the builder says it kept it: the
+  // builder's blind spot becomes the check's. Seen on the builder's own releases of two adversarial pages (main at
+  // 3c1aacf): the invisible "Vashti has a prior conviction." and the "Vashti" under an opaque fill travel into the
+  // text layer, the builder lists them in its words, verify() passes; with words: [] it fails both (page-text,
+  // text-layer). Reproduction here: the invisible word planted on page 2 and { text: 'Vashti', … } added to page 2's
+  // words; verify() should still fail it.
+  it.todo("fails an invisible word planted on page 2 even when the builder's kept words list it (the allowance comes from the source alone)");
+
   it('fails visible text planted on page 1 in another case, naming page 1 and the page text, never the text', async () => {
     const message = await failure(verifyFile(await mutate(clean, (doc) => drawText(doc, 1, SECRET.toUpperCase()))));
     expect(message).toContain('document 7 page 1 (output page 1) (page-text)');
