@@ -96,12 +96,17 @@ export function plantField(doc: PDFDocument, page: number, name: PDFString | PDF
   doc.catalog.set(PDFName.of('AcroForm'), doc.context.obj({ Fields: [widget], DA: PDFString.of('/Helv 10 Tf 0 g') }));
 }
 
-/** A structure element with /Alt, reachable from the catalog's /StructTreeRoot. */
-export function plantAltStructure(doc: PDFDocument, page: number, alt: PDFString | PDFHexString): void {
+/** A structure element (a figure) with the given entries (/Alt, /ActualText…), reachable from the catalog's /StructTreeRoot. */
+export function plantStructureElement(doc: PDFDocument, page: number, entries: Record<string, PDFString | PDFHexString>): void {
   const root = doc.context.register(doc.context.obj({ Type: 'StructTreeRoot' }));
-  const element = doc.context.register(doc.context.obj({ Type: 'StructElem', S: 'Figure', P: root, Pg: pageOf(doc, page).ref, Alt: alt }));
+  const element = doc.context.register(doc.context.obj({ Type: 'StructElem', S: 'Figure', P: root, Pg: pageOf(doc, page).ref, ...entries }));
   (doc.context.lookup(root, PDFDict) as PDFDict).set(PDFName.of('K'), element);
   doc.catalog.set(PDFName.of('StructTreeRoot'), root);
+}
+
+/** A structure element with /Alt. */
+export function plantAltStructure(doc: PDFDocument, page: number, alt: PDFString | PDFHexString): void {
+  plantStructureElement(doc, page, { Alt: alt });
 }
 
 /** A name object: a page resource (an extended graphics state) called by the content. */

@@ -32,6 +32,7 @@ import {
   plantOrphanStream,
   plantOrphanString,
   plantOutline,
+  plantStructureElement,
   plantUri,
   plantXmp,
   utf16,
@@ -131,6 +132,7 @@ describe('the release check against planted leaks', () => {
       gap: "missed: streamStrings (worker/release-check/objects.ts) does not step over the second '<' of '<<', so the strings of a dictionary inside a content stream are never parsed (a hex string is skipped whole, its digits never decoded)", place: 'actual-text', page: null, plant: (doc) => drawText(doc, 1, 'V.', { span: `/Span <</ActualText <${utf16(name).toString('hex')}>>>` }) },
     { name: '/Alt of a marked-content span',
       gap: "reported as 'stream', not 'alt': streamStrings (worker/release-check/objects.ts) does not step over the second '<' of '<<', so the strings of a dictionary inside a content stream are never parsed", place: 'alt', page: null, plant: (doc) => drawText(doc, 1, 'V.', { span: `/Figure <</Alt (Photo of ${name})>>` }) },
+    { name: 'ActualText of a structure element (UTF-16BE with BOM)', place: 'actual-text', page: null, plant: (doc) => plantStructureElement(doc, 1, { ActualText: PDFHexString.fromText(`${name} Okafor`) }) },
     { name: '/Alt of a structure element (full-width letters)', place: 'alt', page: null, plant: (doc) => plantAltStructure(doc, 1, hexOf(utf16(fullWidth(name)))) },
     // Annotations and forms.
     { name: 'a link URI', place: 'uri', page: null, plant: (doc) => plantUri(doc, 2, `https://example.org/records?name=${name}`) },
@@ -216,6 +218,15 @@ describe('the release check against planted leaks', () => {
     // A page's text is named by its page; an object may be named by the page it hangs on, or by none.
     if (mutation.page !== null && TEXT_PLACES.has(mutation.place)) expect(leak.page).toBe(mutation.page);
     else expect([null, mutation.page]).toContain(leak.page);
+  });
+
+  it('every place kind of a PDF has a planted leak the check finds', () => {
+    const places: Record<Exclude<PlaceKind, 'zip-entry'>, true> = {
+      'page-text': true, 'glyph-text': true, 'text-layer': true, uri: true, 'actual-text': true, alt: true, 'field-name': true, 'field-value': true,
+      contents: true, outline: true, metadata: true, 'font-name': true, name: true, string: true, stream: true,
+    };
+    const found = new Set(mutations.filter((mutation) => !mutation.gap).map((mutation) => mutation.place));
+    expect([...found].sort()).toEqual(Object.keys(places).sort());
   });
 
   // Gaps of the release check today: each planted leak is really there (the planting and `seen` run in the
