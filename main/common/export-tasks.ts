@@ -96,6 +96,8 @@ export interface RasterizedPage {
   fallback: string | null;
   /** The black drawn on the page ([x1, y1, x2, y2], document units, padding included): what verification masks. */
   drawnAreas?: [number, number, number, number][];
+  /** The stored (OCR) words the page was burned with, as given (document units): verification judges them itself. */
+  stored?: LayerWord[];
 }
 
 /**
@@ -128,6 +130,8 @@ export interface RewrittenPage {
   withheld: string[];
   /** The exemption labels drawn as text on the page. */
   labels?: string[];
+  /** The stored (OCR) words of the page, as given (user space): verification judges them itself. */
+  stored?: LayerWord[];
 }
 
 /** What was drawn for one box of a page redacted in its content (user space points). */
@@ -220,6 +224,8 @@ export interface PageCheck {
   certify?: CertifyPlan;
   /** Texts the export itself draws on the page (exemption labels): allowed on top of the source's own. */
   added?: string[];
+  /** The page's stored (OCR) words as given, in the source's units (the reading of a scan). */
+  stored?: LayerWord[];
 }
 
 /** What verification compares an output page with: its source page and the areas drawn black on it. */

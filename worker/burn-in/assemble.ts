@@ -157,7 +157,7 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const burned = new Map<number, BurnedPage>(entry.burned.map((page) => [page.page, page]));
   const checks: PageCheck[] = [];
   const layout: ReleaseLayoutPage[] = [];
-  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page), ...(page.method === 'vector' && page.labels && { added: page.labels }) });
+  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page), ...(page.method === 'vector' && page.labels && { added: page.labels }), ...(page.stored && { stored: page.stored }) });
   /** The output page of each released source page (links go to these). */
   const released = new Map<number, PDFPage>();
   const place = async (page: RasterizedPage) => {

@@ -111,6 +111,10 @@ function storedWords(words: readonly PageWord[] | null): SourceWord[] | null {
     .map((word) => ({ text: word.text, x1: Math.min(word.x1, word.x2), y1: Math.min(word.y1, word.y2), x2: Math.max(word.x1, word.x2), y2: Math.max(word.y1, word.y2), slackX: 0, slackY: 0 }));
 }
 
+function asLayer(words: readonly SourceWord[]): LayerWord[] {
+  return words.map(({ text, x1, y1, x2, y2 }) => ({ text, x1, y1, x2, y2 }));
+}
+
 /**
  * Sorts the words of a page: a word is withheld when any part of it may lie under a box (grown by the padding,
  * a quarter unit, and along the line by the word's own uncertainty) or when it lay outside the visible area.
@@ -191,7 +195,7 @@ export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageR
     if (stored) {
       // Stored (OCR) words make the layer; the page's own text outranks them where they disagree.
       const fromRuns = await wordsFromRuns(await textRuns(page), fontWidthsOf(page));
-      return await finishPage(raster, request, stored, fromRuns, settings, file, fallback);
+      return { ...(await finishPage(raster, request, stored, fromRuns, settings, file, fallback)), stored: asLayer(stored) };
     }
     // Without stored words the layer is the source's own glyphs, each judged by its own extent (text-layer/from-glyphs.ts).
     const layer = glyphLayer(await readGlyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible);
@@ -259,7 +263,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
     const requests = requestsFor(task, 1);
     for (const request of requests) {
       const { canvas, context } = await imageOnWhite(bytes);
-      pages.push(await finishPage(rasterOfImage(canvas, context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, pageFile(task.workPrefix, task.source, request.page)));
+      const stored = storedWords(request.words) ?? [];
+      pages.push({ ...(await finishPage(rasterOfImage(canvas, context, task.settings), request, stored, [], task.settings, pageFile(task.workPrefix, task.source, request.page))), stored: asLayer(stored) });
     }
     report(1);
     return { kind: 'export-burn', pageCount: 1, pages };
@@ -280,7 +285,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         const page = await document.getPage(request.page);
         const raster = await rasterOfPdfPage(document, page, { ...task.settings, dpi: 72 });
         page.cleanup();
-        pages.push(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, storedWords(request.words) ?? [], [], task.settings, file));
+        const stored = storedWords(request.words) ?? [];
+        pages.push({ ...(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, stored, [], task.settings, file)), stored: asLayer(stored) });
       } else {
         pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null));
       }

@@ -54,6 +54,8 @@ interface Rewritten extends Candidate {
   content: Uint8Array;
   labelFont: string | null;
   labels: LayerWord[];
+  /** The stored (OCR) words of the page, as given. */
+  stored: SourceWord[] | null;
   removedGlyphs: number;
   drawn: DrawnBox[];
 }
@@ -303,6 +305,7 @@ export async function rewritePages(
     const sorted = sortWords(words, stored, request.boxes, padding, result.visible);
     const ocrLayer = await imageOnlyWords(words, stored, request.boxes, padding, result.visible);
     candidates.push({
+      stored,
       page: request.page,
       boxes: request.boxes,
       content: result.content,
@@ -366,6 +369,7 @@ export async function rewritePages(
       ...(candidate.ocrLayer && candidate.ocrLayer.length > 0 && { textLayer: candidate.ocrLayer }),
       withheld: [...candidate.withheld],
       labels: candidate.labels.map((label) => label.text),
+      ...(candidate.stored && { stored: candidate.stored.map(({ text, x1, y1, x2, y2 }) => ({ text, x1, y1, x2, y2 })) }),
     });
   }
   return outcomes;

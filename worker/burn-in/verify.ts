@@ -7,7 +7,7 @@ import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
 import { structureProblems } from './sanitize.js';
-import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, withheldOfPage, type Withheld } from '../release-check/index.js';
+import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
 
 // The check a produced PDF must pass before its export may complete. It reads the written bytes back, with
 // both libraries, independently of how they were made; a file's pages may be checked by several tasks at once.
@@ -21,18 +21,22 @@ export class VerificationFailed extends Error {}
 
 /**
  * What a burned page must not show, read from its source glyph by glyph (release-check), never from the builder's
- * word estimates; the builder's withheld words (stored OCR words of scans under a box) are added, allowed as often
- * as the stored words outside every box repeat them.
+ * word lists. A scan's reading is its stored (OCR) words: those that meet a drawn area are withheld, allowed as
+ * often as the stored words clear of every drawn area repeat them, judged here from the words as stored.
  */
 async function withheldOf(sources: Sources, check: PageCheck): Promise<Withheld[]> {
   const plan = check.certify;
-  const kept = check.words.map((word) => word.text);
+  const drawn = asRects(plan?.drawn ?? []);
+  const stored = check.stored ?? [];
+  const meets = (word: { x1: number; y1: number; x2: number; y2: number }) => touches({ x1: Math.min(word.x1, word.x2), y1: Math.min(word.y1, word.y2), x2: Math.max(word.x1, word.x2), y2: Math.max(word.y1, word.y2) }, drawn);
+  const storedUnder = stored.filter(meets).map((word) => word.text);
+  const storedClear = stored.filter((word) => !meets(word)).map((word) => word.text);
   if (!plan || plan.sourceType !== 'pdf') {
-    const outside = fold(kept.join(''));
-    return [...new Set(check.withheld.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
+    const outside = fold(storedClear.join(''));
+    return [...new Set(storedUnder.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
   }
   const source = await sources.get(plan.sourcePath);
-  return withheldOfPage(source, plan.page, asRects(plan.drawn), check.withheld, kept);
+  return withheldOfPage(source, plan.page, drawn, storedUnder, storedClear);
 }
 
 /** The source documents of a task's checks, each opened once (PDFs only). */
@@ -133,7 +137,7 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
   try {
     const pages = await fileText(document);
     const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    const leaks = checkObjects(parsed.context, withheld, pages);
+    const leaks = checkObjects(parsed.context, bytes, withheld, pages);
     if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
     const shown: Record<string, number> = {};
     for (const text of withheld) shown[text] = pages.reduce((sum, page) => sum + (page.split(text).length - 1), 0);

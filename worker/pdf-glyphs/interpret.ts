@@ -370,6 +370,9 @@ function classify(glyphs: Glyph[], covers: readonly Cover[], images: readonly { 
   });
 }
 
+/** How long to wait for an image's data to learn whether it covers what lies under it. */
+const IMAGE_WAIT_MS = 2000;
+
 /** The glyphs of a page, once its operator list (display intent, annotations drawn) is built. */
 export async function pageGlyphs(page: PDFPageProxy, isVisible: (properties: unknown) => boolean): Promise<Glyph[]> {
   const list = await page.getOperatorList({ intent: 'display', annotationMode: 1 });
@@ -386,15 +389,32 @@ export async function pageGlyphs(page: PDFPageProxy, isVisible: (properties: unk
     }
     return fonts.get(name) ?? null;
   };
-  const imageHasAlpha = (id: string) => {
-    try {
+  // Image data reaches the page's object store after the operator list: wait for each (briefly) to learn
+  // whether it has an alpha channel; an image not known in time counts as letting what is under it show.
+  const alpha = new Map<string, boolean>();
+  const ids = new Set<string>();
+  list.fnArray.forEach((fn, index) => {
+    if (fn === OPS.paintImageXObject) ids.add(String((list.argsArray[index] as unknown[])[0]));
+  });
+  await Promise.all(
+    [...ids].map(async (id) => {
       const store = id.startsWith('g_') ? page.commonObjs : page.objs;
-      if (!store.has(id)) return true;
-      const image = store.get(id) as { kind?: number; bitmap?: unknown } | null;
-      return !image || image.bitmap !== undefined || image.kind === 3;
-    } catch {
-      return true;
-    }
-  };
+      const image = await new Promise<unknown>((resolve) => {
+        const timer = setTimeout(() => resolve(null), IMAGE_WAIT_MS);
+        try {
+          store.get(id, (data: unknown) => {
+            clearTimeout(timer);
+            resolve(data);
+          });
+        } catch {
+          clearTimeout(timer);
+          resolve(null);
+        }
+      });
+      const data = image as { kind?: number; bitmap?: unknown } | null;
+      alpha.set(id, !data || data.bitmap !== undefined || data.kind === 3);
+    }),
+  );
+  const imageHasAlpha = (id: string) => alpha.get(id) ?? true;
   return interpret(list as unknown as OperatorList, fontOf, { isVisible, view: page.view, imageHasAlpha });
 }

@@ -3,7 +3,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import { openPdf } from '../burn-in/pdfjs.js';
 import { readGlyphs } from '../pdf-glyphs/index.js';
 import { checkObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
-import { countIn, fold, joinedText, occurrences, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
+import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
 
 // Release assurance (issue 25): a check that reads a written release as an adversary would, knowing nothing of
 // how it was built. From each source page it takes, glyph by glyph, the strings drawn under the boxes (and
@@ -12,7 +12,7 @@ import { countIn, fold, joinedText, occurrences, withheldOfGlyphs, type Rect, ty
 // and the glyph reading of the operator list), and every object of the file (strings, names, decompressed
 // streams, metadata, URIs…). More occurrences than allowed is a leak, reported by page and place, never text.
 
-export { fold, type Rect, type Withheld } from './strings.js';
+export { fold, touches, type Rect, type Withheld } from './strings.js';
 export type { ObjectPlace } from './objects.js';
 export { checkObjects, fileText, MIN_OBJECT_NEEDLE, textContentText, type Leak, type PlaceKind } from './search.js';
 export { searchZip } from './zip.js';
@@ -41,6 +41,7 @@ async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy) {
   return {
     textContent,
     all: joinedText(glyphs, () => true),
+    visual: visualText(glyphs, () => true),
     layer: joinedText(glyphs, (glyph) => glyph.hiddenBy !== null),
   };
 }
@@ -59,6 +60,7 @@ export async function checkPages(output: PDFDocumentProxy, pages: readonly PageT
         const allowed = withheld.allowance + occurrences(added, withheld.text);
         if (occurrences(read.textContent, withheld.text) > allowed) places.add('page-text');
         if (occurrences(read.all, withheld.text) > allowed) places.add(occurrences(read.layer, withheld.text) > 0 ? 'text-layer' : 'glyph-text');
+        else if (occurrences(read.visual, withheld.text) > allowed) places.add('page-text');
       }
       for (const place of places) leaks.push({ page: check.outputPage, place });
     } finally {
@@ -79,7 +81,7 @@ export async function searchPdf(bytes: Uint8Array, pages: readonly PageToCheck[]
     const withheld = [...new Set(pages.flatMap((page) => page.withheld.map((entry) => entry.text)))];
     const tokens = await fileText(output);
     const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    leaks.push(...checkObjects(parsed.context, withheld, tokens));
+    leaks.push(...checkObjects(parsed.context, bytes, withheld, tokens));
     return { leaks, shown: new Map(withheld.map((text) => [text, countIn(tokens, text)])) };
   } finally {
     await output.destroy();

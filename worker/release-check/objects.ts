@@ -10,6 +10,7 @@ import {
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
+import { isVocabulary } from './pdf-vocabulary.js';
 import { fold, occurrences } from './strings.js';
 
 // The search of every object of a written PDF, as an adversary would read the file: every string and name of
@@ -111,7 +112,9 @@ function streamStrings(text: string): StreamString[] {
       }
       found.push({ key: keyBefore(index), bytes: Uint8Array.from(bytes), hex: false, start: index, end: at + 1 });
       index = at;
-    } else if (char === '<' && text[index + 1] !== '<') {
+    } else if (char === '<' && text[index + 1] === '<') {
+      index += 1;
+    } else if (char === '<') {
       const end = text.indexOf('>', index + 1);
       if (end < 0) continue;
       const hex = text.slice(index + 1, end).replace(/\s+/gu, '');
@@ -122,17 +125,96 @@ function streamStrings(text: string): StreamString[] {
   return found;
 }
 
+/** Decodes XML character references and the predefined entities (XMP writes non-ASCII letters that way). */
+function xmlDecoded(text: string): string {
+  return text
+    .replace(/&#x([0-9a-f]+);/giu, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#([0-9]+);/gu, (_, decimal: string) => String.fromCodePoint(Number.parseInt(decimal, 10)))
+    .replace(/&lt;/gu, '<')
+    .replace(/&gt;/gu, '>')
+    .replace(/&quot;/gu, '"')
+    .replace(/&apos;/gu, "'")
+    .replace(/&amp;/gu, '&');
+}
+
+/** XML's text and attribute values without its markup (element and attribute names are vocabulary, not text). */
+function xmlText(text: string): string {
+  const values = [...text.matchAll(/="([^"]*)"|='([^']*)'/gu)].map((match) => match[1] ?? match[2] ?? '');
+  return xmlDecoded(`${text.replace(/<[^>]*>/gu, ' ')} ${values.join(' ')}`);
+}
+
+type StreamKind = 'content' | 'metadata' | 'binary' | 'cmap' | 'other';
+
+/** How each stream is read: content streams by their strings (operators are vocabulary), binary data only for long texts. */
+function streamKinds(context: PDFContext): Map<PDFRef, StreamKind> {
+  const kinds = new Map<PDFRef, StreamKind>();
+  const mark = (value: PDFObject | undefined, kind: StreamKind) => {
+    if (value instanceof PDFRef) kinds.set(value, kind);
+    else if (value instanceof PDFArray) for (const item of value.asArray()) if (item instanceof PDFRef) kinds.set(item, kind);
+  };
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    const dict = object instanceof PDFRawStream ? object.dict : object instanceof PDFDict ? object : null;
+    if (!dict) continue;
+    const type = dict.get(PDFName.of('Type'));
+    const subtype = dict.get(PDFName.of('Subtype'));
+    if (object instanceof PDFRawStream) {
+      if (subtype === PDFName.of('Form')) kinds.set(ref, 'content');
+      else if (subtype === PDFName.of('Image') || dict.has(PDFName.of('Length1')) || dict.has(PDFName.of('Length2'))) kinds.set(ref, 'binary');
+      else if (type === PDFName.of('Metadata')) kinds.set(ref, 'metadata');
+      else if (type === PDFName.of('XRef') || type === PDFName.of('ObjStm')) kinds.set(ref, 'binary');
+    }
+    if (type === PDFName.of('Page')) mark(dict.get(PDFName.of('Contents')), 'content');
+    for (const key of ['FontFile', 'FontFile2', 'FontFile3']) mark(dict.get(PDFName.of(key)), 'binary');
+    mark(dict.get(PDFName.of('ToUnicode')), 'cmap');
+    mark(dict.get(PDFName.of('Encoding')), 'cmap');
+    const procs = dict.get(PDFName.of('CharProcs'));
+    const charProcs = procs instanceof PDFRef ? context.lookup(procs) : procs;
+    if (charProcs instanceof PDFDict) for (const [, value] of charProcs.entries()) mark(value, 'content');
+  }
+  for (const [, object] of context.enumerateIndirectObjects()) {
+    // [/ICCBased stream] colour spaces: the profile is binary.
+    if (object instanceof PDFArray && object.get(0) === PDFName.of('ICCBased')) mark(object.get(1), 'binary');
+  }
+  return kinds;
+}
+
+/** Text that binary data (images, font programs, profiles) is searched for: shorter texts match by chance. */
+const MIN_BINARY_NEEDLE = 5;
+/** Names are searched for texts of three characters or more (two-letter texts are in every name list). */
+const MIN_NAME_NEEDLE = 3;
+/** Document information and XMP, for texts of three characters or more (producers' banners hold every pair). */
+const MIN_METADATA_NEEDLE = 3;
+
+/** Earlier definitions of objects that a later revision replaced: pdf-lib keeps only the newest. */
+function supersededDefinitions(bytes: Uint8Array): string[] {
+  const raw = Buffer.from(bytes).toString('latin1');
+  const starts = new Map<string, number[]>();
+  for (const match of raw.matchAll(/(?:^|[\r\n\s])(\d+)\s+(\d+)\s+obj\b/gu)) {
+    const key = `${match[1]} ${match[2]}`;
+    starts.set(key, [...(starts.get(key) ?? []), match.index ?? 0]);
+  }
+  const older: string[] = [];
+  for (const positions of starts.values()) {
+    for (const start of positions.slice(0, -1)) {
+      const end = raw.indexOf('endobj', start);
+      older.push(raw.slice(start, end < 0 ? raw.length : end));
+    }
+  }
+  return older;
+}
+
 /**
  * Counts each withheld text (folded) in every place of the file's objects. `withheld` must be folded already.
  * Returns counts by text and place; a text absent from the map was found nowhere.
  */
-export function searchObjects(context: PDFContext, withheld: readonly string[]): Map<string, Map<ObjectPlace, number>> {
+export function searchObjects(context: PDFContext, withheld: readonly string[], bytes?: Uint8Array): Map<string, Map<ObjectPlace, number>> {
   const result = new Map<string, Map<ObjectPlace, number>>();
   const needles = [...new Set(withheld.filter((text) => text.length > 0))];
   if (needles.length === 0) return result;
-  const record = (place: ObjectPlace, texts: readonly string[]) => {
+  const record = (place: ObjectPlace, texts: readonly string[], minimum = 0) => {
     const folded = [...new Set(texts.map(fold))];
     for (const needle of needles) {
+      if (needle.length < minimum) continue;
       const best = Math.max(0, ...folded.map((text) => occurrences(text, needle)));
       if (best === 0) continue;
       const byPlace = result.get(needle) ?? new Map<ObjectPlace, number>();
@@ -140,67 +222,75 @@ export function searchObjects(context: PDFContext, withheld: readonly string[]):
       result.set(needle, byPlace);
     }
   };
+  /**
+   * A stream's strings: keyed ones (ActualText, Alt…) are recorded under their own place; the others, decoded and
+   * joined in order, are returned as the stream's text. Hex operands of content are glyph codes, read only when
+   * they carry UTF-16 with its byte order mark.
+   */
+  const streamText = (text: string, content: boolean): string[] => {
+    const joined: Buffer[] = [];
+    const utf16: string[] = [];
+    for (const entry of streamStrings(text)) {
+      const keyed = entry.key ? KEY_PLACES[entry.key] : undefined;
+      if (keyed) record(keyed, readings(entry.bytes));
+      else if (!entry.hex || !content) joined.push(Buffer.from(entry.bytes));
+      else if (entry.bytes[0] === 0xfe && entry.bytes[1] === 0xff) utf16.push(...readings(entry.bytes));
+    }
+    return [...(joined.length > 0 ? readings(Buffer.concat(joined)) : []), ...utf16];
+  };
+  const kinds = streamKinds(context);
   const infoRef = context.trailerInfo.Info;
   const info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
   const seen = new Set<PDFObject>();
-  const visit = (object: PDFObject | undefined, key: string | null, inInfo: boolean) => {
+  const visit = (object: PDFObject | undefined, key: string | null, inInfo: boolean, ref: PDFRef | null) => {
     if (object === undefined || seen.has(object)) return;
     if (object instanceof PDFString || object instanceof PDFHexString) {
-      const bytes = bytesOfString(object);
-      let texts = [...readings(bytes), object.decodeText()];
+      const stringBytes = bytesOfString(object);
+      let texts = [...readings(stringBytes), object.decodeText()];
       const place: ObjectPlace = inInfo ? 'metadata' : ((key ? KEY_PLACES[key] : undefined) ?? 'string');
       if (place === 'uri') texts = [...texts, ...texts.map(percentDecoded)];
-      record(place, texts);
+      record(place, texts, place === 'metadata' ? MIN_METADATA_NEEDLE : 0);
       return;
     }
     if (object instanceof PDFName) {
       const decoded = object.decodeText();
-      record(key && KEY_PLACES[key] === 'font-name' ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))]);
+      if (isVocabulary(decoded) && !(key && KEY_PLACES[key] === 'font-name')) return;
+      record(key && KEY_PLACES[key] === 'font-name' ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
       return;
     }
     seen.add(object);
     if (object instanceof PDFRawStream) {
-      visit(object.dict, key, false);
-      let bytes: Uint8Array;
+      visit(object.dict, key, false, null);
+      let data: Uint8Array;
       try {
-        bytes = decodePDFRawStream(object).decode();
+        data = decodePDFRawStream(object).decode();
       } catch {
-        bytes = object.getContents();
+        data = object.getContents();
       }
-      const type = object.dict.get(PDFName.of('Type'));
-      const isMetadata = type instanceof PDFName && type.decodeText() === 'Metadata';
-      const text = Buffer.from(bytes).toString('latin1');
-      // A keyed string (ActualText, Alt…) counts under its own place, not again as stream text; a hex string
-      // is read decoded, as its raw digits say nothing.
-      const strings = streamStrings(text);
-      let plain = '';
-      let from = 0;
-      for (const entry of strings) {
-        const keyed = entry.key ? KEY_PLACES[entry.key] : undefined;
-        if (keyed) record(isMetadata ? 'metadata' : keyed, readings(entry.bytes));
-        else if (entry.hex) record(isMetadata ? 'metadata' : 'stream', readings(entry.bytes));
-        if (keyed || entry.hex) {
-          plain += `${text.slice(from, entry.start)} `;
-          from = entry.end;
-        }
-      }
-      plain += text.slice(from);
-      record(isMetadata ? 'metadata' : 'stream', strings.length === 0 ? readings(bytes) : readings(Buffer.from(plain, 'latin1')));
+      const text = Buffer.from(data).toString('latin1');
+      const kind = (ref && kinds.get(ref)) ?? 'other';
+      if (kind === 'metadata') record('metadata', readings(data).map(xmlText), MIN_METADATA_NEEDLE);
+      else if (kind === 'binary') record('stream', readings(data), MIN_BINARY_NEEDLE);
+      else if (kind === 'content' || kind === 'cmap') record('stream', streamText(text, true));
+      else record('stream', [...readings(data), ...streamText(text, false)]);
       return;
     }
     if (object instanceof PDFDict) {
       for (const [name, value] of object.entries()) {
         const child = value instanceof PDFRef ? context.lookup(value) : value;
-        visit(child, name.decodeText(), inInfo || object === info);
-        if (name instanceof PDFName) visit(name, key, false);
+        visit(child, name.decodeText(), inInfo || object === info, value instanceof PDFRef ? value : null);
+        // Keys are names too (a resource may be named after anyone); the format's own keys are skipped.
+        const key = name.decodeText();
+        if (!isVocabulary(key)) record('name', [key, percentDecoded(key.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
       }
       return;
     }
     if (object instanceof PDFArray) {
-      for (const item of object.asArray()) visit(item instanceof PDFRef ? context.lookup(item) : item, key, inInfo);
+      for (const item of object.asArray()) visit(item instanceof PDFRef ? context.lookup(item) : item, key, inInfo, item instanceof PDFRef ? item : null);
     }
   };
-  for (const [, object] of context.enumerateIndirectObjects()) visit(object, null, object === info);
-  if (info && !(infoRef instanceof PDFRef)) visit(info, null, true);
+  for (const [ref, object] of context.enumerateIndirectObjects()) visit(object, null, object === info, ref);
+  if (info && !(infoRef instanceof PDFRef)) visit(info, null, true, null);
+  if (bytes) for (const definition of supersededDefinitions(bytes)) record('string', streamText(definition, false));
   return result;
 }

@@ -44,9 +44,9 @@ export async function fileText(output: PDFDocumentProxy): Promise<string[]> {
  * The whole-file search: every object of the written file, each withheld text (folded) no more often in any one
  * place than the file's own page text shows it (after the page checks, that text is what may be released).
  */
-export function checkObjects(context: PDFContext, withheld: readonly string[], shownTokens: readonly string[], extraAllowance: ReadonlyMap<string, number> = new Map()): Leak[] {
+export function checkObjects(context: PDFContext, bytes: Uint8Array | null, withheld: readonly string[], shownTokens: readonly string[], extraAllowance: ReadonlyMap<string, number> = new Map()): Leak[] {
   const needles = [...new Set(withheld.filter((text) => text.length >= MIN_OBJECT_NEEDLE))];
-  const found = searchObjects(context, needles);
+  const found = searchObjects(context, needles, bytes ?? undefined);
   const places = new Set<ObjectPlace>();
   for (const [needle, byPlace] of found) {
     const allowed = countIn(shownTokens, needle) + (extraAllowance.get(needle) ?? 0);

@@ -119,6 +119,41 @@ export function joinedText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index:
 }
 
 /**
+ * The kept glyphs' text in reading order rather than drawing order (lines top to bottom, left to right; vertical
+ * columns right to left, top to bottom), folded and joined: a producer may draw a word's letters in any order,
+ * and a reader such as poppler puts them back in place.
+ */
+export function visualText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string {
+  const kept = glyphs.filter((glyph, index) => keep(glyph, index) && glyph.text !== '');
+  const horizontal = kept.filter((glyph) => !glyph.vertical);
+  const vertical = kept.filter((glyph) => glyph.vertical);
+  const lines: Glyph[][] = [];
+  for (const glyph of [...horizontal].sort((a, b) => b.y1 + b.y2 - (a.y1 + a.y2))) {
+    const middle = (glyph.y1 + glyph.y2) / 2;
+    const line = lines.find((entry) => {
+      const first = entry[0] as Glyph;
+      return Math.abs((first.y1 + first.y2) / 2 - middle) < Math.max(first.y2 - first.y1, glyph.y2 - glyph.y1) * 0.4;
+    });
+    if (line) line.push(glyph);
+    else lines.push([glyph]);
+  }
+  const columns: Glyph[][] = [];
+  for (const glyph of [...vertical].sort((a, b) => b.x1 + b.x2 - (a.x1 + a.x2))) {
+    const middle = (glyph.x1 + glyph.x2) / 2;
+    const column = columns.find((entry) => {
+      const first = entry[0] as Glyph;
+      return Math.abs((first.x1 + first.x2) / 2 - middle) < Math.max(first.x2 - first.x1, glyph.x2 - glyph.x1) * 0.4;
+    });
+    if (column) column.push(glyph);
+    else columns.push([glyph]);
+  }
+  const text = [...lines.map((line) => line.sort((a, b) => a.x1 - b.x1)), ...columns.map((column) => column.sort((a, b) => b.y2 - a.y2))]
+    .map((group) => group.map((glyph) => glyph.text).join(''))
+    .join(' ');
+  return fold(text);
+}
+
+/**
  * What a source page withholds under `drawn`: each run of consecutive glyphs under a drawn area (split at
  * whitespace), and each run of hidden glyphs (what a viewer never showed), with the allowance of each: its
  * occurrences among the visible glyphs outside every drawn area. `extra` adds texts withheld by other means
@@ -133,7 +168,8 @@ export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[
     const folded = fold(text);
     if (folded) texts.add(folded);
   }
-  const outside = joinedText(glyphs, (glyph, index) => under[index] !== true && !isHidden(glyph));
+  const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !isHidden(glyph);
+  const outside = [joinedText(glyphs, shownOutside), visualText(glyphs, shownOutside)];
   const storedOutside = fold(extraAllowed.join(''));
-  return [...texts].map((text) => ({ text, allowance: Math.max(occurrences(outside, text), occurrences(storedOutside, text)) }));
+  return [...texts].map((text) => ({ text, allowance: Math.max(...outside.map((reading) => occurrences(reading, text)), occurrences(storedOutside, text)) }));
 }

@@ -43,8 +43,12 @@ export async function searchZip(zip: Uint8Array, withheld: ReadonlyMap<string, n
   const needles = [...withheld.keys()].filter((text) => text.length >= MIN_OBJECT_NEEDLE);
   if (needles.length === 0) return [];
   const leaks: Leak[] = [];
-  for (const entry of await entries(zip)) {
-    const name = entry.name;
+  for (const [index, entry] of (await entries(zip)).entries()) {
+    // A file's name is read too: a document titled after the person withheld would tell. Such an entry is
+    // named by its position in messages, never by its name.
+    const title = fold(entry.name);
+    const name = needles.some((needle) => title.includes(needle)) ? `package entry ${index + 1}` : entry.name;
+    if (needles.some((needle) => occurrences(title, needle) > (withheld.get(needle) ?? 0))) leaks.push({ page: null, place: 'zip-entry', entry: `${name} (its file name)` });
     if (entry.bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
       const document = await openPdf(entry.bytes);
       try {
@@ -53,15 +57,26 @@ export async function searchZip(zip: Uint8Array, withheld: ReadonlyMap<string, n
         for (const needle of needles) if (countIn(tokens, needle) > (withheld.get(needle) ?? 0)) places.add('page-text');
         const parsed = await PDFDocument.load(entry.bytes, { updateMetadata: false, ignoreEncryption: true });
         const extra = new Map(needles.map((needle) => [needle, withheld.get(needle) ?? 0]));
-        for (const leak of checkObjects(parsed.context, needles, [], extra)) places.add(leak.place);
+        for (const leak of checkObjects(parsed.context, entry.bytes, needles, [], extra)) places.add(leak.place);
         for (const place of places) leaks.push({ page: null, place: place as Leak['place'], entry: name });
       } finally {
         await document.destroy();
       }
       continue;
     }
-    const text = fold(entry.bytes.toString('utf8'));
-    if (needles.some((needle) => occurrences(text, needle) > (withheld.get(needle) ?? 0))) leaks.push({ page: null, place: 'zip-entry', entry: name });
+    const texts = textReadings(entry.bytes).map(fold);
+    if (needles.some((needle) => Math.max(...texts.map((text) => occurrences(text, needle))) > (withheld.get(needle) ?? 0))) leaks.push({ page: null, place: 'zip-entry', entry: name });
   }
   return leaks;
+}
+
+/** A text entry as UTF-8, as UTF-16 when it starts with a byte order mark, and with JSON's \u escapes decoded. */
+function textReadings(bytes: Buffer): string[] {
+  const texts = [bytes.toString('utf8')];
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) texts.push(bytes.subarray(2).toString('utf16le'));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) texts.push(Buffer.from(bytes.subarray(2)).swap16().toString('utf16le'));
+  for (const text of [...texts]) {
+    if (text.includes('\\u')) texts.push(text.replace(/\\u([0-9a-fA-F]{4})/gu, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))));
+  }
+  return texts;
 }
