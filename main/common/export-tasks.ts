@@ -74,6 +74,8 @@ export interface LayerWord {
   y1: number;
   x2: number;
   y2: number;
+  /** Written top to bottom (a vertical column of CJK text): the layer draws it in vertical writing mode. */
+  vertical?: boolean;
 }
 
 /** flate: /Indexed (≤ 256 colours) or DeviceRGB samples, lossless. */

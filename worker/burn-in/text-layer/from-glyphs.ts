@@ -13,11 +13,24 @@ function meets(glyph: Rect, drawn: readonly Rect[]): boolean {
 }
 
 function followsOn(a: Glyph, b: Glyph): boolean {
-  if (a.vertical || b.vertical) return false;
+  if (a.vertical !== b.vertical) return false;
+  if (a.vertical) {
+    const width = Math.max(a.x2 - a.x1, 1);
+    const gap = a.y1 - b.y2;
+    return Math.abs((a.x1 + a.x2) / 2 - (b.x1 + b.x2) / 2) < width * 0.5 && gap < width * 0.34 && gap > -width;
+  }
   const height = Math.max(a.y2 - a.y1, 1);
   const gap = b.x1 - a.x2;
   const across = Math.abs((a.y1 + a.y2) / 2 - (b.y1 + b.y2) / 2);
   return across < height * 0.5 && gap < height * 0.34 && gap > -height;
+}
+
+/**
+ * Kangxi radicals, CJK compatibility ideographs and Latin ligatures become the characters they stand for (a font's
+ * map may give U+2F42 for 文); everything else stays as the source has it (a full-width colon stays full-width).
+ */
+function compatible(text: string): string {
+  return text.replace(/[\u2e80-\u2fdf\uf900-\ufaff\ufb00-\ufb06]/gu, (char) => char.normalize('NFKC'));
 }
 
 export interface GlyphLayer {
@@ -31,7 +44,7 @@ export interface GlyphLayer {
 export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], visible: Rect): GlyphLayer {
   const words: LayerWord[] = [];
   const withheld: string[] = [];
-  let word: { text: string; x1: number; y1: number; x2: number; y2: number } | null = null;
+  let word: LayerWord | null = null;
   let last: Glyph | null = null;
   let cut = '';
   const flush = () => {
@@ -59,15 +72,15 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
       continue;
     }
     if (word && last && followsOn(last, glyph)) {
-      const current: { text: string; x1: number; y1: number; x2: number; y2: number } = word;
-      current.text += glyph.text;
+      const current: LayerWord = word;
+      current.text += compatible(glyph.text);
       current.x1 = Math.min(current.x1, glyph.x1);
       current.y1 = Math.min(current.y1, glyph.y1);
       current.x2 = Math.max(current.x2, glyph.x2);
       current.y2 = Math.max(current.y2, glyph.y2);
     } else {
       flush();
-      word = { text: glyph.text, x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2 };
+      word = { text: compatible(glyph.text), x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2, ...(glyph.vertical && { vertical: true }) };
     }
     last = glyph;
   }

@@ -66,8 +66,8 @@ function number(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(3).replace(/0+$/, '').replace(/\.$/, '');
 }
 
-/** The content of the layer, and the characters in CID order (CID n is chars[n - 1]). */
-export function layerContent(fontName: string, words: readonly LayerWord[]): { content: string; chars: string[] } {
+/** The content of the layer, and the characters in CID order (CID n is chars[n - 1]); vertical words use `verticalFont`. */
+export function layerContent(fontName: string, words: readonly LayerWord[], verticalFont = fontName): { content: string; chars: string[] } {
   const cids = new Map<string, number>();
   const chars: string[] = [];
   const parts = ['BT 3 Tr'];
@@ -83,6 +83,12 @@ export function layerContent(fontName: string, words: readonly LayerWord[]): { c
       }
       return hex4(cid);
     });
+    if (word.vertical) {
+      // Vertical writing: each glyph advances one em down from the top centre of the column (DW2 880 -1000).
+      const cell = Math.max(0.5, (word.y2 - word.y1) / letters.length);
+      parts.push(`/Span BMC /${verticalFont} ${number(cell)} Tf 100 Tz 1 0 0 1 ${number((word.x1 + word.x2) / 2)} ${number(word.y2)} Tm <${codes.join('')}> Tj EMC`);
+      continue;
+    }
     const size = Math.max(0.5, (word.y2 - word.y1) / 1.2);
     const natural = (letters.length * GLYPH_ADVANCE * size) / UNITS_PER_EM;
     const scale = Math.max(1, (100 * (word.x2 - word.x1)) / natural);
@@ -109,34 +115,37 @@ export function addTextLayer(out: PDFDocument, page: PDFPage, words: readonly La
   if (!resources) throw new Error('the page has no resource dictionary for its text layer');
   const existing = context.lookupMaybe(resources.get(PDFName.of('Font')), PDFDict);
   const fonts = existing ? existing.clone(context) : (context.obj({}) as PDFDict);
-  let fontName = 'TextLayer';
-  for (let suffix = 1; fonts.has(PDFName.of(fontName)); suffix += 1) fontName = `TextLayer${suffix}`;
-  const { content, chars } = layerContent(fontName, words);
+  const unused = (base: string) => {
+    let name = base;
+    for (let suffix = 1; fonts.has(PDFName.of(name)); suffix += 1) name = `${base}${suffix}`;
+    return name;
+  };
+  const fontName = unused('TextLayer');
+  const verticalName = words.some((word) => word.vertical) ? unused('TextLayerV') : fontName;
+  const { content, chars } = layerContent(fontName, words, verticalName);
   if (chars.length === 0) return;
   // Every CID draws glyph 1, the blank one.
   const map = new Uint8Array(2 * (chars.length + 1));
   for (let cid = 1; cid <= chars.length; cid += 1) map[2 * cid + 1] = 1;
-  const descendant = context.register(
-    context.obj({
-      Type: 'Font',
-      Subtype: 'CIDFontType2',
-      BaseFont: 'GlyphLessFont',
-      CIDSystemInfo: context.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 }),
-      FontDescriptor: descriptorOf(out),
-      DW: GLYPH_ADVANCE,
-      CIDToGIDMap: context.register(context.flateStream(map)),
-    }),
-  );
-  const font = context.register(
-    context.obj({
-      Type: 'Font',
-      Subtype: 'Type0',
-      BaseFont: 'GlyphLessFont',
-      Encoding: 'Identity-H',
-      DescendantFonts: [descendant],
-      ToUnicode: context.register(context.flateStream(toUnicode(chars))),
-    }),
-  );
+  const toUnicodeMap = context.register(context.flateStream(toUnicode(chars)));
+  const cidToGid = context.register(context.flateStream(map));
+  const makeFont = (encoding: 'Identity-H' | 'Identity-V') => {
+    const descendant = context.register(
+      context.obj({
+        Type: 'Font',
+        Subtype: 'CIDFontType2',
+        BaseFont: 'GlyphLessFont',
+        CIDSystemInfo: context.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 }),
+        FontDescriptor: descriptorOf(out),
+        DW: GLYPH_ADVANCE,
+        ...(encoding === 'Identity-V' && { DW2: [880, -1000] }),
+        CIDToGIDMap: cidToGid,
+      }),
+    );
+    return context.register(context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: 'GlyphLessFont', Encoding: encoding, DescendantFonts: [descendant], ToUnicode: toUnicodeMap }));
+  };
+  const font = makeFont('Identity-H');
+  if (verticalName !== fontName) fonts.set(PDFName.of(verticalName), makeFont('Identity-V'));
   fonts.set(PDFName.of(fontName), font);
   resources.set(PDFName.of('Font'), fonts);
   page.node.addContentStream(context.register(context.flateStream(content)));
