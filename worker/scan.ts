@@ -1,4 +1,4 @@
-import { assertPdfDecompression, pdfjsLimitOptions } from './limits.js';
+import { assertPdfDecompression } from './limits.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
@@ -7,6 +7,8 @@ import type { ScanActiveContent, ScanFinding, ScanPage, ScanPdf, ScanResult, Sca
 import type { ScanTask, WorkerProgress } from '../main/common/worker-messages.js';
 import { detectDocumentType } from '../main/services/file-types.js';
 import { tiffPageSizes } from './ocr/tiff-pages.js';
+import { documentOptions } from './burn-in/pdfjs.js';
+import { hiddenContent, readGlyphs } from './pdf-glyphs/index.js';
 
 // Built from parts so that this source file is not itself flagged by virus scanners.
 const EICAR = ['X5O!P%@AP[4\\PZX54(P^)7CC)7}$', 'EICAR-STANDARD-ANTIVIRUS-', 'TEST-FILE!$H+H*'].join('');
@@ -35,6 +37,13 @@ export async function scan(task: ScanTask, report: (progress: WorkerProgress) =>
   return { ...result, findings, verdict };
 }
 
+const HIDDEN_WORDS: Record<NonNullable<ScanPage['hidden_content']>[number]['kind'], string> = {
+  'optional-content': 'in a layer that is off',
+  invisible: 'drawn invisibly over no picture',
+  'outside-crop': 'outside the crop box',
+  covered: 'under an opaque image or fill',
+};
+
 function findingsOf(result: Omit<ScanResult, 'findings' | 'verdict'>): ScanFinding[] {
   const findings: ScanFinding[] = [];
   const add = (condition: boolean, code: string, severity: ScanFinding['severity'], message: string) => {
@@ -56,6 +65,9 @@ function findingsOf(result: Omit<ScanResult, 'findings' | 'verdict'>): ScanFindi
   const pdf = result.pdf;
   if (pdf) {
     add(pdf.encrypted, 'encrypted', 'warning', 'the PDF is encrypted');
+    const hiddenPages = pdf.pages.filter((page) => (page.hidden_content ?? []).length > 0);
+    const describe = (page: ScanPage) => `page ${page.page}: ${(page.hidden_content ?? []).map((entry) => `${entry.glyphs} glyph(s) ${HIDDEN_WORDS[entry.kind]}`).join(', ')}`;
+    add(hiddenPages.length > 0, 'hidden_content', 'warning', `the PDF holds text a viewer does not show (${hiddenPages.slice(0, 5).map(describe).join('; ')}${hiddenPages.length > 5 ? `; and ${hiddenPages.length - 5} more page(s)` : ''}); releases leave it out`);
     add(!pdf.parses, 'unparseable', 'danger', `the PDF does not parse: ${pdf.parse_error ?? 'unknown error'}`);
   }
   return findings;
@@ -105,7 +117,7 @@ async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (
   const encryptedInTrailer = /\/Encrypt\b/.test(text);
   // pdf.js takes ownership of the array it is given; hand it a copy so the Buffer stays usable.
   await assertPdfDecompression(bytes);
-  const loading = getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, ...pdfjsLimitOptions() });
+  const loading = getDocument({ ...documentOptions(), data: new Uint8Array(bytes) });
   const empty = { pages: [], text_layer_pages: [], page_count: null };
   let document;
   try {
@@ -121,6 +133,14 @@ async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (
       const content = await page.getTextContent();
       const textChars = content.items.reduce((sum, item) => sum + ('str' in item ? item.str.replace(/\s/g, '').length : 0), 0);
       const cropBox = page.view.map(round);
+      // Text a viewer does not show (a layer that is off, invisible text over no picture, text outside the crop
+      // box or under an opaque fill): reported here, left out of every release.
+      let hidden: NonNullable<ScanPage['hidden_content']> = [];
+      try {
+        hidden = hiddenContent(await readGlyphs(document, page)).map((entry) => ({ ...entry, x1: round(entry.x1), y1: round(entry.y1), x2: round(entry.x2), y2: round(entry.y2) }));
+      } catch {
+        hidden = [];
+      }
       const mediaBox = mediaBoxOf(text, page.ref);
       pages.push({
         page: number,
@@ -132,6 +152,7 @@ async function inspectPdf(bytes: Buffer, text: string, task: ScanTask, report: (
         crop_box_differs: mediaBox !== null && mediaBox.some((value, index) => value !== cropBox[index]),
         text_chars: textChars,
         has_text_layer: textChars >= task.options.min_text_chars,
+        ...(hidden.length > 0 && { hidden_content: hidden }),
       });
       page.cleanup();
       report({ type: 'progress', jobId: task.jobId, progress: number / document.numPages });

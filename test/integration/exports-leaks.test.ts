@@ -85,10 +85,13 @@ function expectMethods(exported: Export, method: (typeof METHODS)[number], docum
     return;
   }
   // The form field of page 1 is drawn flattened; the text of the shared form is redacted in a copy of it; the
-  // scanned page's picture is redacted in its own pixels and its OCR text in the content.
-  expect(burn?.vector_pages, JSON.stringify(burn)).toBe(7);
+  // scanned page's picture is redacted in its own pixels and its OCR text in the content. Pages holding text a
+  // viewer does not show (beyond the crop box, drawn invisibly over no picture) are rendered: it must not travel.
+  expect(burn?.vector_pages, JSON.stringify(burn)).toBe(5);
   expect(rendered).toEqual({
+    [`${bornDigital}/4`]: expect.stringMatching(/^the page holds text its viewer does not show \(outside-crop: \d+ glyph\(s\)\)$/),
     [`${bornDigital}/5`]: 'a box covers the whole page',
+    [`${bornDigital}/8`]: expect.stringMatching(/^the page holds text its viewer does not show \(invisible: \d+ glyph\(s\)\)$/),
   });
   expect(burn?.grown?.length).toBeGreaterThan(0);
   for (const entry of burn?.grown ?? []) expect(entry.growth_pt).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResu
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { asRects, drawnAreas } from './fidelity/index.js';
-import { readGlyphs } from '../pdf-glyphs/index.js';
+import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
 import { glyphLayer, type GlyphLayer } from './text-layer/from-glyphs.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
@@ -255,6 +255,26 @@ function requestsFor(task: ExportBurnTask, pageCount: number): BurnPageRequest[]
   return Array.from({ length: pageCount }, (_, index) => byPage.get(index + 1) ?? { page: index + 1, boxes: [], words: null }).filter((request) => !skip.has(request.page));
 }
 
+/**
+ * Pages of the sweep (task.sweepExcept: every page but those) that hold text a viewer of the source does not show:
+ * they are burned too, with no box, so what is hidden never travels (rendered, their layer only what shows).
+ */
+async function hiddenPages(document: PDFDocumentProxy, task: ExportBurnTask): Promise<BurnPageRequest[]> {
+  if (!task.sweepExcept) return [];
+  const except = new Set([...task.sweepExcept, ...(task.skipPages ?? [])]);
+  const found: BurnPageRequest[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    if (except.has(number)) continue;
+    const page = await document.getPage(number);
+    try {
+      if (hiddenContent(await readGlyphs(document, page)).length > 0) found.push({ page: number, boxes: [], words: null });
+    } finally {
+      page.cleanup();
+    }
+  }
+  return found;
+}
+
 /** The export-burn task: every requested page of one document, written as page images beside the export. */
 export async function burnPages(task: ExportBurnTask, report: (fraction: number) => void): Promise<ExportBurnResult> {
   const bytes = await readSource(task.source);
@@ -272,7 +292,9 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
   const isTiff = task.source.documentType === 'tiff';
   const document = await openPdf(isTiff ? (await tiffAsPdf(bytes)).pdf : bytes);
   try {
-    const requests = requestsFor(task, document.numPages);
+    const swept = isTiff ? [] : await hiddenPages(document, task);
+    const requests = [...requestsFor(task, document.numPages), ...swept];
+    const sweptPages = new Set(swept.map((request) => request.page));
     const flattenedText = new Map<number, SourceWord[]>();
     const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, requests, task, flattenedText) : new Map();
     for (const [index, request] of requests.entries()) {
@@ -288,7 +310,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         const stored = storedWords(request.words) ?? [];
         pages.push({ ...(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, stored, [], task.settings, file)), stored: asLayer(stored) });
       } else {
-        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? null));
+        const reason = sweptPages.has(request.page) ? 'the page holds text its viewer does not show' : null;
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? reason));
       }
       report((index + 1) / requests.length);
     }

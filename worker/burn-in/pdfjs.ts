@@ -10,6 +10,22 @@ import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 const root = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 const dir = (name: string) => `${path.join(root, name)}${path.sep}`;
 
+/** The worker's pdf.js document options: limits, fonts' widths kept, and the package's own data files. */
+export function documentOptions() {
+  return {
+    ...pdfjsLimitOptions(),
+    fontExtraProperties: true,
+    disableFontFace: true,
+    useSystemFonts: false,
+    standardFontDataUrl: dir('standard_fonts'),
+    cMapUrl: dir('cmaps'),
+    cMapPacked: true,
+    iccUrl: dir('iccs'),
+    wasmUrl: dir('wasm'),
+    verbosity: 0,
+  };
+}
+
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   await assertPdfDecompression(bytes);
   // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.

@@ -20,6 +20,8 @@ export interface Glyph {
   y1: number;
   x2: number;
   y2: number;
+  /** The glyph's em box (advance × -0.25..0.95 em, as readers place text): where a text layer puts it. */
+  em: { x1: number; y1: number; x2: number; y2: number };
   vertical: boolean;
   isSpace: boolean;
   /** Why a viewer does not show it; null when it shows. */
@@ -187,6 +189,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       const spacing = (op.isSpace ? state.wordSpacing : 0) + state.charSpacing;
       let width = op.width ?? 0;
       let corners: number[];
+      let emCorners: number[] | null = null;
       if (vertical) {
         const vmetric = op.vmetric ?? font.defaultVMetrics ?? [-1000, width / 2, 880];
         const vx = -(op.vmetric ? (vmetric[1] ?? 0) : width * 0.5) * scale;
@@ -200,15 +203,19 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       } else {
         const advance = width * scale;
         corners = [pen, descent * size, pen + advance, descent * size, pen + advance, ascent * size, pen, ascent * size];
+        emCorners = [pen, -0.25 * size, pen + advance, -0.25 * size, pen + advance, 0.95 * size, pen, 0.95 * size];
       }
       const quad: number[] = [];
       for (let index = 0; index < 8; index += 2) quad.push(...apply(base, corners[index] ?? 0, corners[index + 1] ?? 0));
       const bounds = boundsOf(quad);
+      const emQuad: number[] = [];
+      if (emCorners) for (let index = 0; index < 8; index += 2) emQuad.push(...apply(base, emCorners[index] ?? 0, emCorners[index + 1] ?? 0));
       const text = op.unicode ?? '';
       glyphs.push({
         text,
         quad: quad as Glyph['quad'],
         ...bounds,
+        em: emCorners ? boundsOf(emQuad) : bounds,
         vertical,
         isSpace: op.isSpace === true || /^\s+$/u.test(text),
         hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null,

@@ -41,25 +41,14 @@ export function countIn(tokens: readonly string[], needle: string): number {
 }
 
 /**
- * How much of a glyph a drawn area must cover for the glyph to count as under it: a quarter of its extent
- * along each axis. Less is a box edge grazing a neighbour's em box (its ink usually untouched); the glyph then
- * counts as outside, so keeping it is allowed and dropping it is too.
+ * A glyph counts as under a drawn area when the area covers its centre: then the area hides most of it. A box
+ * edge that only grazes a glyph (a neighbour's em box, the descent of the line above) leaves it readable; such a
+ * glyph counts as outside, so keeping it is allowed and dropping it is too.
  */
-const UNDER_SHARE = 0.25;
-
-export function coverShare(glyph: Rect, area: Rect): { x: number; y: number } {
-  const width = Math.max(1e-6, glyph.x2 - glyph.x1);
-  const height = Math.max(1e-6, glyph.y2 - glyph.y1);
-  const x = Math.max(0, Math.min(glyph.x2, area.x2) - Math.max(glyph.x1, area.x1)) / width;
-  const y = Math.max(0, Math.min(glyph.y2, area.y2) - Math.max(glyph.y1, area.y1)) / height;
-  return { x, y };
-}
-
 export function isUnder(glyph: Rect, drawn: readonly Rect[]): boolean {
-  return drawn.some((area) => {
-    const share = coverShare(glyph, area);
-    return share.x >= UNDER_SHARE && share.y >= UNDER_SHARE;
-  });
+  const x = (glyph.x1 + glyph.x2) / 2;
+  const y = (glyph.y1 + glyph.y2) / 2;
+  return drawn.some((area) => x >= area.x1 && x <= area.x2 && y >= area.y1 && y <= area.y2);
 }
 
 /** Whether any part of a glyph's extent meets a drawn area. */
@@ -164,10 +153,9 @@ export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[
   const texts = new Set<string>();
   for (const token of tokensOf(glyphs, (glyph, index) => under[index] === true)) texts.add(token);
   for (const token of tokensOf(glyphs, (glyph) => isHidden(glyph))) texts.add(token);
-  for (const text of extra) {
-    const folded = fold(text);
-    if (folded) texts.add(folded);
-  }
+  for (const text of extra) texts.add(fold(text));
+  // Punctuation alone says nothing of what was withheld, and stands everywhere else on the page.
+  for (const text of texts) if (!/[\p{L}\p{N}]/u.test(text)) texts.delete(text);
   const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !isHidden(glyph);
   const outside = [joinedText(glyphs, shownOutside), visualText(glyphs, shownOutside)];
   const storedOutside = fold(extraAllowed.join(''));

@@ -1,6 +1,7 @@
 import type { LayerWord } from '../../../main/common/export-tasks.js';
 import { isHidden, type Glyph } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
+import { isRightToLeft } from './index.js';
 
 // The invisible text layer of a rendered PDF page, built from the source's glyphs (worker/pdf-glyphs/): a glyph
 // joins the layer only when its own extent meets no drawn area and a viewer of the source shows it (an OCR
@@ -46,11 +47,19 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
   const withheld: string[] = [];
   let word: LayerWord | null = null;
   let last: Glyph | null = null;
+  let parts: { text: string; x: number }[] = [];
   let cut = '';
   const flush = () => {
-    if (word && word.text.trim() !== '') words.push(word);
+    if (word && word.text.trim() !== '') {
+      // Right-to-left script drawn left to right (visual order) is put back in reading order.
+      const first = parts[0];
+      const final = parts[parts.length - 1];
+      if (!word.vertical && isRightToLeft(word.text) && first && final && final.x > first.x) word.text = [...parts].reverse().map((part) => part.text).join('');
+      words.push(word);
+    }
     word = null;
     last = null;
+    parts = [];
   };
   const flushCut = () => {
     if (cut.trim() !== '') withheld.push(cut.replace(/\s+/gu, ''));
@@ -74,13 +83,16 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     if (word && last && followsOn(last, glyph)) {
       const current: LayerWord = word;
       current.text += compatible(glyph.text);
-      current.x1 = Math.min(current.x1, glyph.x1);
-      current.y1 = Math.min(current.y1, glyph.y1);
-      current.x2 = Math.max(current.x2, glyph.x2);
-      current.y2 = Math.max(current.y2, glyph.y2);
+      parts.push({ text: compatible(glyph.text), x: glyph.x1 });
+      current.x1 = Math.min(current.x1, glyph.em.x1);
+      current.y1 = Math.min(current.y1, glyph.em.y1);
+      current.x2 = Math.max(current.x2, glyph.em.x2);
+      current.y2 = Math.max(current.y2, glyph.em.y2);
     } else {
       flush();
-      word = { text: compatible(glyph.text), x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2, ...(glyph.vertical && { vertical: true }) };
+      // Placed by its em box, as readers place text, so the layer's words stand where the source's words stand.
+      parts = [{ text: compatible(glyph.text), x: glyph.x1 }];
+      word = { text: compatible(glyph.text), x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }) };
     }
     last = glyph;
   }
