@@ -141,3 +141,41 @@ fs.writeFileSync(outDir + '/input.pdf', body, 'latin1');
   }, 120_000);
 });
 
+describe('security: a conversion dies with its worker', () => {
+  it('stopping intake mid-conversion leaves no LibreOffice process behind', async () => {
+    const dir = tempDir('obscura-hung-soffice-');
+    fs.mkdirSync(path.join(dir, 'program'));
+    const fake = path.join(dir, 'program', 'soffice');
+    // A stand-in that never finishes and starts a child of its own, as soffice starts soffice.bin.
+    fs.writeFileSync(fake, `#!${process.execPath}\nrequire('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '${path.basename(dir)}'], { stdio: 'ignore' });\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+    const saved = process.env.OBSCURA_SOFFICE;
+    process.env.OBSCURA_SOFFICE = fake;
+    const running = () =>
+      fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path.basename(dir));
+        } catch {
+          return false;
+        }
+      });
+    const h = await startIntakeInstance();
+    try {
+      const caseId = await createCase(h.instance, 'hung');
+      await uploadDocuments(h.instance, caseId, [{ name: 'hung.rtf', bytes: Buffer.from('{\\rtf1 hung}') }]);
+      const deadline = Date.now() + 30_000;
+      while (running().length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(running().length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await h.close();
+      if (saved === undefined) delete process.env.OBSCURA_SOFFICE;
+      else process.env.OBSCURA_SOFFICE = saved;
+    }
+    const deadline = Date.now() + 5_000;
+    while (running().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const left = running();
+    for (const pid of left) process.kill(Number(pid), 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(left).toEqual([]);
+  }, 60_000);
+});
+
