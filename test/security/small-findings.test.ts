@@ -66,7 +66,7 @@ describe('security: application-API envelope and command lines', () => {
   ])('%s refuses a password in --database-url (readable in ps) before anything opens, without echoing it', async (command, flags) => {
     assertBuilt();
     const dir = tempDir('obscura-cli-password-');
-    const result = await runCli([command, '--data-dir', dir, ...flags]);
+    const result = await runCli([command, '--data-dir', dir, ...flags], 60_000);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/must not hold a password/);
     expect(result.stdout + result.stderr).not.toContain('hunter2-secret');
