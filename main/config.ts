@@ -109,13 +109,16 @@ export const ConfigSchema = z.strictObject({
       timeoutSeconds: z.number().positive().default(3600),
     })
     .prefault({}),
-  /** Failed sign-ins and failed API-key authentications: growing delays, then a temporary lockout (docs/security.md). */
+  /** Failed sign-ins and failed API-key authentications: growing delays, then a temporary lockout (docs/security.md).
+   * The per-address counters apply to clients off loopback only: every local process shares 127.0.0.1. */
   loginThrottle: z
     .strictObject({
       enabled: z.boolean().default(true),
       perAccount: Throttle.default({ freeFailures: 5, baseDelaySeconds: 1, maxDelaySeconds: 60, lockoutAfter: 10, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
       perAddress: Throttle.default({ freeFailures: 20, baseDelaySeconds: 1, maxDelaySeconds: 60, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
       apiKeyPerAddress: Throttle.default({ freeFailures: 50, baseDelaySeconds: 1, maxDelaySeconds: 30, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
+      /** Unknown secrets presented for one key lookup id (the `obs_<id>_` prefix); malformed keys share one counter. */
+      apiKeyPerPrefix: Throttle.default({ freeFailures: 20, baseDelaySeconds: 1, maxDelaySeconds: 30, lockoutAfter: 0, lockoutSeconds: 900, forgetAfterSeconds: 3600 }),
     })
     .prefault({}),
   /** What a worker thread may decode from one file, its heap and the memory watchdog (docs/security.md). */

@@ -7,6 +7,7 @@ import { ocrPage, ocrPlan } from './ocr/index.js';
 import { runIntake } from './intake/index.js';
 import { openPdf } from './pdf-password/index.js';
 import { scan } from './scan.js';
+import { searchMatch } from './search.js';
 import { summarize } from './summary.js';
 
 /**
@@ -38,6 +39,8 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
         return { kind: 'intake', outcome: await runIntake(task) };
       case 'pdf-password':
         return { kind: 'pdf-password', outcome: await openPdf(task) };
+      case 'search-match':
+        return searchMatch(task);
     }
   } finally {
     progressPort.close();

@@ -14,10 +14,16 @@ const USAGE = `Usage:
 Data directory default: ${defaultDataDir()} (or $OBSCURA_DATA_DIR).
 Settings are read from DIR/config.json; flags override them.
 Database: the SQLite file DIR/obscura.db, or PostgreSQL 15+ named by --database-url or $OBSCURA_DATABASE_URL
-(or databaseUrl in config.json); blobs and config.json stay in DIR either way.`;
+(or databaseUrl in config.json); blobs and config.json stay in DIR either way. --database-url never takes a
+password (command lines are public): use $PGPASSWORD, ~/.pgpass, $OBSCURA_DATABASE_URL or config.json.`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const exposed = passwordInDatabaseFlag(rest);
+  if (exposed) {
+    console.error(`obscura: ${exposed}`);
+    return 2;
+  }
   try {
     switch (command) {
       case 'init':
@@ -139,4 +145,26 @@ function stopOnSignal(stop: () => Promise<void>): Promise<void> {
     process.on('SIGTERM', shutdown);
     process.on('SIGINT', shutdown);
   });
+}
+
+/**
+ * A command line is readable by every local user (ps, /proc/<pid>/cmdline), so --database-url never carries a
+ * password: refused before anything starts, without echoing it.
+ */
+function passwordInDatabaseFlag(args: readonly string[]): string | null {
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] ?? '';
+    const value = arg === '--database-url' ? args[index + 1] : arg.startsWith('--database-url=') ? arg.slice('--database-url='.length) : undefined;
+    if (value === undefined) continue;
+    let password = '';
+    try {
+      password = new URL(value).password;
+    } catch {
+      password = /^[^:/]+:\/\/[^/@]*:[^/@]*@/.test(value) ? 'x' : '';
+    }
+    if (password !== '') {
+      return '--database-url must not hold a password: every local user can read a command line (ps). Name the database there without one and give the password in $PGPASSWORD or ~/.pgpass, or put the whole URL in $OBSCURA_DATABASE_URL or databaseUrl in config.json';
+    }
+  }
+  return null;
 }

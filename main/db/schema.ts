@@ -586,6 +586,8 @@ export interface WatchedFoldersTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** `type:id` of whoever saved it through the API; its scopes must cover the steps (null: config.json's). */
+  saved_by: Generated<string | null>;
 }
 
 export interface WatchedFilesTable {

@@ -74,6 +74,7 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
         account: new FailureThrottle(throttle.perAccount, 'account', runtime.db, 'account'),
         address: new FailureThrottle(throttle.perAddress, 'client address', runtime.db, 'address'),
         apiKeyAddress: new FailureThrottle(throttle.apiKeyPerAddress, 'client address', runtime.db, 'api-key-address'),
+        apiKeyPrefix: new FailureThrottle(throttle.apiKeyPerPrefix, 'key id', runtime.db, 'api-key-prefix'),
       }
     : null;
   const context: HttpContext = { runtime, baseUrl: '', originPolicy: { allowedHosts: new Set() }, throttles, routes: [] };

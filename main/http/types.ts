@@ -11,8 +11,8 @@ export interface HttpContext {
   /** e.g. http://127.0.0.1:4791; absolute URLs handed to clients (upload and download URLs) start with it. */
   baseUrl: string;
   originPolicy: OriginPolicy;
-  /** Failed sign-ins per account and per client address, failed API-key authentications per address; null when disabled. */
-  throttles: { account: FailureThrottle; address: FailureThrottle; apiKeyAddress: FailureThrottle } | null;
+  /** Failed sign-ins per account and per client address, failed API-key authentications per key id and address; null when disabled. */
+  throttles: { account: FailureThrottle; address: FailureThrottle; apiKeyAddress: FailureThrottle; apiKeyPrefix: FailureThrottle } | null;
   /** Every route with its schemas, as registered (for the fuzz suite and route-wide checks). */
   routes: RegisteredRoute[];
 }

@@ -12,6 +12,7 @@ import { boxFromRow, type Box } from './redactions/model.js';
 import { exportSettingsOf } from './exports.js';
 import { gatherReleaseMaterial, type ReleaseMaterial } from './releases/material.js';
 import { checkRelease } from './releases/safeguards.js';
+import { releaseStateMarks } from '../db/queries/case-approvals.js';
 
 // Everything an export needs, read in one transaction so the files agree with each other.
 
@@ -75,13 +76,24 @@ async function selectDocuments(db: Executor, row: ExportRow, filters: ResolvedEx
 }
 
 /**
- * A release that passed its safeguards when requested is checked again as processing starts (the export
- * reflects the case then); an overridden one is not, its override stands.
+ * A release that passed its safeguards when requested is checked again as processing starts (an overridden
+ * one is not, its override stands); any release fails if its boxes or withholdings changed since the request.
  */
 async function recheckSafeguards(db: Executor, row: ExportRow, filters: ResolvedExportFilters): Promise<void> {
-  if (row.audience !== 'release' || row.safeguards === null || (JSON.parse(row.safeguards) as { outcome?: string }).outcome !== 'passed') return;
-  const check = await checkRelease(db, { organizationId: row.organization_id, caseId: row.case_id, documentIds: filters.document_ids, layers: filters.layers });
-  if (check.blocks.length > 0) throw new ExportNotPossible(`a release safeguard blocks it now: ${check.blocks.map((entry) => `${entry.check} (${entry.message})`).join('; ')}`);
+  if (row.audience !== 'release' || row.safeguards === null) return;
+  const record = JSON.parse(row.safeguards) as { outcome?: string; pinned?: { layer_version: number; withholding: number } };
+  if (record.outcome === 'passed') {
+    const check = await checkRelease(db, { organizationId: row.organization_id, caseId: row.case_id, documentIds: filters.document_ids, layers: filters.layers });
+    if (check.blocks.length > 0) throw new ExportNotPossible(`a release safeguard blocks it now: ${check.blocks.map((entry) => `${entry.check} (${entry.message})`).join('; ')}`);
+  }
+  // The boxes and withholdings are those that were checked (or overridden) when the release was requested.
+  if (record.pinned) {
+    const documentIds = filters.document_ids?.map(Number) ?? (await listAllCaseDocuments(db, row.organization_id, row.case_id)).map((document) => document.id);
+    const now = await releaseStateMarks(db, row.organization_id, row.case_id, documentIds, filters.layers);
+    if (now.layer_version > record.pinned.layer_version || now.withholding > record.pinned.withholding) {
+      throw new ExportNotPossible('the redactions or withholdings of this release changed after it was requested; request the release again so that what leaves is what was checked');
+    }
+  }
 }
 
 /** Reads the case record of an export. Throws ExportNotPossible when the case no longer allows it. */

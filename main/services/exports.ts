@@ -3,7 +3,7 @@ import type { Executor } from '../db/queries/executor.js';
 import type { ExportRow, ReleasePageRow } from '../db/schema.js';
 import { findLastBatesNumber, findLatestRelease, insertReleasePages } from '../db/queries/release-pages.js';
 import { insertBlobIfAbsent } from '../db/queries/blobs.js';
-import { findDocumentsByIds } from '../db/queries/documents.js';
+import { findDocumentsByIds, listAllCaseDocuments } from '../db/queries/documents.js';
 import {
   findExport,
   findExportById,
@@ -34,6 +34,9 @@ import { requireCase } from './cases.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { issueDownloadUrl, type DownloadSettings } from './documents.js';
 import { checkRelease } from './releases/safeguards.js';
+import { releaseSettingsOf } from './releases/settings.js';
+import { releaseStateMarks } from '../db/queries/case-approvals.js';
+import { SAFEGUARDS, type Safeguard } from '../common/schemas/releases.js';
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -113,6 +116,10 @@ interface SafeguardRecord {
   blocks: unknown[];
   reason: string | null;
   by: string;
+  /** Safeguards the organization had turned off when the release was requested: `passed` says nothing of them. */
+  checks_off: Safeguard[];
+  /** The case as it was checked: a newer layer version or withholding change fails the build (export-material.ts). */
+  pinned: { layer_version: number; withholding: number };
 }
 
 /**
@@ -121,9 +128,14 @@ interface SafeguardRecord {
  */
 async function guardRelease(db: Executor, ctx: ServiceContext, body: CreateExportBody, filters: ResolvedExportFilters, access: ExportAccess): Promise<SafeguardRecord> {
   const by = `${ctx.actor.type}:${ctx.actor.id}`;
-  if (!access.safeguards) return { outcome: 'not_checked', blocks: [], reason: null, by };
+  const caseId = Number(body.case_id);
+  const documentIds = filters.document_ids?.map(Number) ?? (await listAllCaseDocuments(db, ctx.actor.organizationId, caseId)).map((row) => row.id);
+  const pinned = await releaseStateMarks(db, ctx.actor.organizationId, caseId, documentIds, filters.layers);
+  const settings = await releaseSettingsOf(db, ctx.actor.organizationId);
+  const checksOff = SAFEGUARDS.filter((name) => !settings.safeguards[name]);
+  if (!access.safeguards) return { outcome: 'not_checked', blocks: [], reason: null, by, checks_off: [...SAFEGUARDS], pinned };
   const check = await checkRelease(db, { organizationId: ctx.actor.organizationId, caseId: Number(body.case_id), documentIds: filters.document_ids, layers: filters.layers });
-  if (check.blocks.length === 0) return { outcome: 'passed', blocks: [], reason: null, by };
+  if (check.blocks.length === 0) return { outcome: 'passed', blocks: [], reason: null, by, checks_off: checksOff, pinned };
   if (!body.override) {
     const names = check.blocks.map((entry) => entry.check).join(', ');
     throw new DomainError('conflict', `the release is blocked by ${check.blocks.length} safeguard(s): ${names}; fix them (GET /cases/${body.case_id}/release-check) or override with a reason`, {
@@ -134,7 +146,7 @@ async function guardRelease(db: Executor, ctx: ServiceContext, body: CreateExpor
   if (!access.canOverride) {
     throw new DomainError('permission_denied', 'overriding release safeguards needs the scope exports:override', { required_scopes: ['exports:override'], blocks: check.blocks });
   }
-  return { outcome: 'overridden', blocks: check.blocks, reason: body.override.reason, by };
+  return { outcome: 'overridden', blocks: check.blocks, reason: body.override.reason, by, checks_off: checksOff, pinned };
 }
 
 function caseStatusGuard(status: CaseStatus, allowed: readonly CaseStatus[]): DomainError | null {
@@ -191,7 +203,7 @@ export async function createExport(db: Executor, ctx: ServiceContext, body: Crea
     updated_at: now,
   });
   const created = await getExport(db, ctx, id);
-  await recordChange(db, ctx, { action: 'export.create', resourceType: 'export', resourceId: id, details: { format: body.format, audience, case_id: String(caseId) }, event: { type: 'export.created', payload: { export: created } } });
+  await recordChange(db, ctx, { action: 'export.create', resourceType: 'export', resourceId: id, details: { format: body.format, audience, case_id: String(caseId), ...(safeguards && { safeguards: safeguards.outcome, safeguards_off: safeguards.checks_off }) }, event: { type: 'export.created', payload: { export: created } } });
   if (safeguards?.outcome === 'overridden') {
     await recordChange(db, ctx, { action: 'export.safeguards_override', resourceType: 'export', resourceId: id, details: { case_id: String(caseId), reason: safeguards.reason, blocks: safeguards.blocks } });
   }

@@ -23,6 +23,15 @@ export interface FailureOutcome {
   lockedNow: boolean;
 }
 
+/**
+ * Whether a client address is this machine. Every local process shares it, so a per-address counter there
+ * would let any of them lock out every clerk and integration: those counters apply to LAN clients only.
+ */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
 /** Forgotten names are removed once every this many failures. */
 const PRUNE_EVERY = 200;
 

@@ -34,6 +34,8 @@ import { recordChange } from './change-log.js';
 import { isoNow, type Clock, type ServiceContext } from './context.js';
 import { requireCase } from './cases.js';
 import { checkJobOptions } from './job-options.js';
+import { assertMaySaveFolder } from './watched-folder-scopes.js';
+import type { Scope } from '../common/scopes.js';
 import { transact } from '../db/transaction.js';
 
 /** What validation needs besides the database: the configured limits and where the data directory is. */
@@ -303,6 +305,7 @@ async function insertFolder(db: Executor, ctx: ServiceContext, origin: 'api' | '
   const now = isoNow(ctx);
   const id = await insertWatchedFolder(db, {
     organization_id: ctx.actor.organizationId,
+    saved_by: origin === 'api' ? `${ctx.actor.type}:${ctx.actor.id}` : null,
     name: fields.name,
     path: fields.path,
     origin,
@@ -326,8 +329,9 @@ async function insertFolder(db: Executor, ctx: ServiceContext, origin: 'api' | '
   return created;
 }
 
-export async function createWatchedFolder(db: Executor, ctx: ServiceContext, body: CreateWatchedFolderBody, env: WatchedFolderEnv): Promise<WatchedFolder> {
+export async function createWatchedFolder(db: Executor, ctx: ServiceContext, body: CreateWatchedFolderBody, env: WatchedFolderEnv, held: ReadonlySet<Scope>): Promise<WatchedFolder> {
   const candidate = { name: body.name, path: canonicalPath(body.path), settings: settingsOf(body) };
+  assertMaySaveFolder(candidate.settings.pipeline, held);
   await validateFolder(db, ctx, { ...candidate, path: path.isAbsolute(body.path) ? candidate.path : body.path }, env, true);
   return insertFolder(db, ctx, 'api', { ...candidate, enabled: body.enabled }, env.options);
 }
@@ -356,6 +360,7 @@ async function applyUpdate(db: Executor, ctx: ServiceContext, row: WatchedFolder
     enabled: next.enabled ? 1 : 0,
     settings: JSON.stringify(next.settings),
     updated_at: isoNow(ctx),
+    ...(fromApi && { saved_by: `${ctx.actor.type}:${ctx.actor.id}` }),
   });
   const updated = toWatchedFolder(await requireFolder(db, ctx, row.id), env.options);
   await recordChange(db, ctx, {
@@ -369,7 +374,7 @@ async function applyUpdate(db: Executor, ctx: ServiceContext, row: WatchedFolder
 }
 
 /** Files already on their way keep the pipeline they were stored with; new files get the new settings. */
-export async function updateWatchedFolderFields(db: Executor, ctx: ServiceContext, folderId: number, body: UpdateWatchedFolderBody, env: WatchedFolderEnv): Promise<WatchedFolder> {
+export async function updateWatchedFolderFields(db: Executor, ctx: ServiceContext, folderId: number, body: UpdateWatchedFolderBody, env: WatchedFolderEnv, held: ReadonlySet<Scope>): Promise<WatchedFolder> {
   const row = await requireFolder(db, ctx, folderId);
   requireApiOrigin(row);
   const current = folderSettings(row);
@@ -380,6 +385,8 @@ export async function updateWatchedFolderFields(db: Executor, ctx: ServiceContex
     disposition: body.disposition ?? current.disposition,
     watch: body.watch ?? current.watch,
   });
+  // Whoever saves the folder answers for its steps from now on, so they must hold the steps' scopes.
+  assertMaySaveFolder(settings.pipeline, held);
   return applyUpdate(db, ctx, row, { name: body.name ?? row.name, path: row.path, enabled: body.enabled ?? row.enabled === 1, settings }, env, true);
 }
 

@@ -55,13 +55,20 @@ describe.skipIf(!onPostgres())('--database-url (PostgreSQL run)', () => {
     }
   });
 
-  it('a URL that cannot be opened fails with a message that does not show its password', async () => {
+  it('a URL that cannot be opened fails with a message naming it', async () => {
     const url = new URL(chosen.url);
-    url.password = 'sekrit-pass-123';
     url.pathname = '/no_such_database';
     const result = await runCli(['serve', '--data-dir', tempDir('obscura-database-url-bad-'), '--port', '0', '--database-url', url.toString()]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no_such_database/);
+  });
+
+  it('a password in the flag (public in ps) is refused before anything opens, and not shown (issue 26)', async () => {
+    const url = new URL(chosen.url);
+    url.password = 'sekrit-pass-123';
+    const result = await runCli(['serve', '--data-dir', tempDir('obscura-database-url-bad-'), '--port', '0', '--database-url', url.toString()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/must not hold a password/);
     expect(result.stdout + result.stderr).not.toContain('sekrit-pass-123');
   });
 

@@ -145,10 +145,10 @@ describe('release package', () => {
     await createBoxes(h.instance, memoId, [rect({ reason: 'second look', coordinates: { page: 2, units: 'pdf_points', box: { x1: 68, y1: 675, x2: 180, y2: 693 } } })], drawer);
     const blocked = errorOf(await postExport(h.instance, { case_id: caseId, format: 'zip', options: { stamps: { prefix: 'REL-' } } }), 409, 'conflict');
     expect((blocked.details as unknown as { blocks: { check: string }[] }).blocks.map((entry) => entry.check)).toEqual(['changed_after_approval']);
-    // The drawer cannot re-approve their own change.
-    expect((await h.instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/release-approval`, key: drawer })).statusCode).toBe(201);
+    // The drawer cannot re-approve their own change (issue 26: refused outright).
+    errorOf(await h.instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/release-approval`, key: drawer }), 409, 'conflict');
     const own = errorOf(await postExport(h.instance, { case_id: caseId, format: 'zip', options: { stamps: { prefix: 'REL-' } } }), 409, 'conflict');
-    expect((own.details as unknown as { blocks: { check: string }[] }).blocks.map((entry) => entry.check)).toEqual(['separation_of_duties']);
+    expect((own.details as unknown as { blocks: { check: string }[] }).blocks.map((entry) => entry.check)).toEqual(['changed_after_approval']);
     expect((await h.instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/release-approval` })).statusCode).toBe(201);
     const queued = exportOf(await postExport(h.instance, { case_id: caseId, format: 'zip', options: { stamps: { prefix: 'REL-' } } }));
     const done = await waitForExport(h.instance, queued.id, ['completed', 'failed'], 120_000);

@@ -71,7 +71,13 @@ test('release screen: checklist, withheld in full, index preview, stamps, and th
 
   // Fix what blocks: decide the suggestion, approve the case; the checklist turns green.
   await asDrawer(`/api/v1/documents/${documentId}/review-decisions`, { decisions: [{ redaction_id: suggestion.data.redactions[0]?.id, decision: 'reject' }] });
-  for (const action of ['start', 'submit', 'approve']) await admin.expect(200, 'POST', `/api/v1/cases/${created.id}/actions`, { action });
+  // The admin withheld page 2 above, so a third principal approves (separation of duties counts withholdings).
+  const approverAccount = await admin.expect<{ data: { id: string } }>(201, 'POST', '/api/v1/service-accounts', { name: `Approver ${Date.now()}`, max_scopes: ['cases:read', 'cases:write'] });
+  const approver = await admin.expect<{ data: { secret: string } }>(201, 'POST', '/api/v1/api-keys', { service_account_id: approverAccount.data.id, name: 'approver', scopes: ['cases:read', 'cases:write'] });
+  for (const action of ['start', 'submit', 'approve']) {
+    const response = await fetch(`${server.url}/api/v1/cases/${created.id}/actions`, { method: 'POST', headers: { 'x-api-key': approver.data.secret, 'idempotency-key': crypto.randomUUID(), 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
   await page.reload();
   await expect(checklist).toHaveAttribute('data-ready', 'true');
   await expect(page.getByLabel('Request number')).toHaveValue('PRR-2026-77');

@@ -1,7 +1,8 @@
 /**
  * Takes message/rfc822 parts out of a MIME message before mailparser sees it: mailparser folds forwarded
  * messages into the parent's text, but intake makes each one a child document of its own (nested to any
- * depth, one level per document). Walks multipart bodies recursively; other parts are left byte for byte.
+ * depth, one level per document). Walks multipart bodies recursively, at most MAX_MULTIPART_DEPTH levels;
+ * other parts are left byte for byte.
  */
 export interface EmbeddedMessage {
   name: string;
@@ -9,6 +10,8 @@ export interface EmbeddedMessage {
 }
 
 const MAX_PARTS = 20_000;
+/** Multipart inside multipart: real mail nests a handful of levels; thousands only exhaust the stack (a V8 fatal error at ~14,000). */
+export const MAX_MULTIPART_DEPTH = 100;
 
 function splitHead(raw: string): { head: string; body: string } {
   const match = /\r?\n\r?\n/.exec(raw);
@@ -41,11 +44,12 @@ function decodeBody(body: string, encoding: string | null): Buffer {
 export function splitEmbeddedMessages(raw: Buffer): { stripped: Buffer; messages: EmbeddedMessage[] } {
   const messages: EmbeddedMessage[] = [];
   let parts = 0;
-  const walk = (entity: string): string => {
+  const walk = (entity: string, depth: number): string => {
     const { head, body } = splitHead(entity);
     const type = header(head, 'content-type') ?? '';
     const boundary = /^multipart\//i.test(type) ? param(type, 'boundary') : null;
     if (!boundary) return entity;
+    if (depth >= MAX_MULTIPART_DEPTH) throw new Error(`the message's MIME parts nest more than ${MAX_MULTIPART_DEPTH} levels deep; refused`);
     const delimiter = `--${boundary}`;
     const pieces = body.split(new RegExp(`(?:^|\\r?\\n)${delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     if (pieces.length < 2) return entity;
@@ -65,11 +69,11 @@ export function splitEmbeddedMessages(raw: Buffer): { stripped: Buffer; messages
         messages.push({ name: /\.eml$/i.test(name) ? name : `${name}.eml`, bytes: decodeBody(splitHead(part).body, header(partHead, 'content-transfer-encoding')) });
         continue;
       }
-      kept.push(lineEnd + walk(part));
+      kept.push(lineEnd + walk(part, depth + 1));
     }
     return head + kept.join(`\r\n${delimiter}`);
   };
   const text = raw.toString('latin1');
-  const stripped = walk(text);
+  const stripped = walk(text, 0);
   return { stripped: messages.length === 0 ? raw : Buffer.from(stripped, 'latin1'), messages };
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
 import { embeddedOdfObjects } from './odf-objects.js';
+import { confinedCommand, freshProfile, LIBREOFFICE_MEMORY_MB, scrubbedEnvironment } from './office-sandbox.js';
 import { legacyEmbeddedFiles, OLE_MAGIC, unwrapOleObject } from './ole-package.js';
 import { listZip, readZipEntry } from './zip.js';
 
@@ -63,36 +63,60 @@ export async function inspectOffice(
   return { embedded, warnings };
 }
 
-/** Converts with LibreOffice in its own profile (one per worker thread), killed with its children past the timeout. */
+// Process groups of running conversions: ended when this worker thread exits, whatever the sandbox.
+const running = new Set<number>();
+process.once('exit', () => {
+  for (const group of running) killGroup(group);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Converts with LibreOffice confined (office-sandbox.ts): a fresh profile under the work folder, removed
+ * afterwards; killed with its children past the timeout or when the worker ends.
+ */
 export async function convertWithLibreOffice(soffice: string, file: string, fileName: string, workDir: string, timeoutMs: number): Promise<string> {
   const outDir = await fsp.mkdtemp(path.join(workDir, 'lo-'));
   const ext = path.extname(fileName).toLowerCase().replace(/[^.a-z0-9]/g, '') || '.bin';
   const input = path.join(outDir, `input${ext}`);
   await fsp.copyFile(file, input);
-  const profile = path.join(os.tmpdir(), `obscura-libreoffice-${process.pid}-${threadId}`);
-  const args = ['--headless', '--norestore', '--nolockcheck', '--nodefault', `-env:UserInstallation=file://${profile}`, '--convert-to', 'pdf', '--outdir', outDir, input];
-  const child = spawn(soffice, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const profile = await freshProfile(workDir);
+  const args = ['--headless', '--norestore', '--nolockcheck', '--nodefault', '--nologo', `-env:UserInstallation=${pathToFileURL(profile).href}`, '--convert-to', 'pdf', '--outdir', outDir, input];
+  const confined = confinedCommand(soffice, args, workDir);
+  const child = spawn(confined.command, confined.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: scrubbedEnvironment(profile), cwd: workDir });
+  if (child.pid) running.add(child.pid);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
   child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-2000)));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
+    if (child.pid) killGroup(child.pid);
+    else child.kill('SIGKILL');
   }, timeoutMs);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', resolve);
-  }).finally(() => clearTimeout(timer));
+  }).finally(() => {
+    clearTimeout(timer);
+    if (child.pid) {
+      // Anything it left behind in its group goes with it.
+      killGroup(child.pid);
+      running.delete(child.pid);
+    }
+  });
   await fsp.rm(input, { force: true });
+  await fsp.rm(profile, { recursive: true, force: true });
   const pdf = path.join(outDir, 'input.pdf');
   if (timedOut) throw new Error(`LibreOffice did not finish converting within ${Math.round(timeoutMs / 1000)} s (a password-protected or damaged file makes it wait); stopped`);
   if (code !== 0 || !fs.existsSync(pdf) || fs.statSync(pdf).size === 0) {
-    throw new Error(`LibreOffice could not convert the file (password-protected, damaged or not what its name says); exit ${code}: ${output.trim().split('\n').slice(-2).join(' ')}`);
+    throw new Error(`LibreOffice could not convert the file (password-protected, damaged, not what its name says, or past its ${LIBREOFFICE_MEMORY_MB} MiB memory limit); exit ${code}: ${output.trim().split('\n').slice(-2).join(' ')}`);
   }
   return pdf;
 }

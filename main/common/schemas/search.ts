@@ -10,7 +10,13 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 const DocumentId = z.string().regex(ID_PATTERN, 'must be a positive integer id');
 
 export const SearchBody = z.strictObject({
-  query: z.string().min(1).max(20_000).describe('The text, phrase, pattern (RE2 syntax), or in terms mode one term per line'),
+  query: z
+    .string()
+    .min(1)
+    .max(20_000)
+    // No page text holds a NUL, and PostgreSQL refuses one in text: a plain 400, never a failed query.
+    .refine((value) => !value.includes('\u0000'), 'must not contain a NUL character')
+    .describe('The text, phrase, pattern (RE2 syntax), or in terms mode one term per line'),
   mode: z.enum(SEARCH_MODES).default('text'),
   whole_word: z.boolean().default(false),
   case_sensitive: z.boolean().default(false),

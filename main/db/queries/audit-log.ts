@@ -25,8 +25,14 @@ export interface CaseAuditFilter {
   actor?: string | undefined;
 }
 
+/** An organization's records about one kind of resource (e.g. its release settings), keyset paged, newest first. */
+export function pageOrganizationAudit(db: Executor, organizationId: number, resourceType: string, page: PageRequest) {
+  const query = db.selectFrom('audit_log').selectAll().where('organization_id', '=', organizationId).where('resource_type', '=', resourceType);
+  return fetchPage(query, 'audit_log.id', { ...page, order: 'desc' });
+}
+
 /**
- * A case's history: records of the case, of its documents, of their jobs and comments, and of its exports.
+ * A case's history: records of the case, of its documents, of their jobs, comments and withholdings, and of its exports.
  * Keyset paged on id, newest first.
  */
 export function pageCaseAudit(db: Executor, filter: CaseAuditFilter, page: PageRequest) {
@@ -42,6 +48,7 @@ export function pageCaseAudit(db: Executor, filter: CaseAuditFilter, page: PageR
       const about = [
         documentText.length > 0 ? eb.and([eb('resource_type', '=', 'document'), eb('resource_id', 'in', documentText)]) : never,
         documentText.length > 0 ? eb.and([eb('resource_type', '=', 'job'), eb(jsonField(db, sql<string | null>`details`, 'document_id'), 'in', documentText)]) : never,
+        documentText.length > 0 ? eb.and([eb('resource_type', '=', 'withholding'), eb(jsonField(db, sql<string | null>`details`, 'document_id'), 'in', documentText)]) : never,
         documentText.length > 0 ? eb.and([eb('resource_type', '=', 'comment'), eb(sql`resource_id`, 'in', eb.selectFrom('comments').select(sql`CAST(id AS TEXT)`.as('id')).where('document_id', 'in', documents))]) : never,
       ];
       if (filter.documentId === undefined) {

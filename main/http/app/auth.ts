@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DomainError } from '../../common/errors.js';
-import { ConcurrencyGate } from '../../services/login-throttle.js';
+import { ConcurrencyGate, isLoopbackAddress } from '../../services/login-throttle.js';
 import { checkPassword, logout, openSession, recordLoginFailure } from '../../services/sessions.js';
 import { SESSION_COOKIE, sessionUser } from './session.js';
 import { transact } from '../../db/transaction.js';
@@ -30,13 +30,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const ttl = runtime.config.sessions.ttlSeconds;
     const account = request.body.username.toLowerCase();
     const now = runtime.clock.now().getTime();
-    // Refused before the password is even hashed: a delayed or locked name costs the server nothing.
-    await throttles?.address.check(request.ip, now);
+    // Refused before the password is even hashed: a delayed or locked name costs the server nothing. Failures of
+    // other names never hold up this one, and the address counts only off loopback (docs/security.md).
+    const remote = !isLoopbackAddress(request.ip);
+    if (remote) await throttles?.address.check(request.ip, now);
     await throttles?.account.check(account, now);
     const checked = await passwordChecks.run(() => checkPassword(runtime.db, request.body.username, request.body.password));
     if (!checked.ok) {
       const failure = await throttles?.account.fail(account, now);
-      await throttles?.address.fail(request.ip, now);
+      if (remote) await throttles?.address.fail(request.ip, now);
       const user = checked.user;
       if (user) {
         await transact(runtime.db, (trx) =>

@@ -127,11 +127,14 @@ export function appErrorBody(problem: HttpProblem, requestId: string) {
   };
 }
 
-const APPLICATION_PATHS = /^\/(api\/(auth|redactions|documents)|ocr|ai-summary)(\/|\?|$)/;
+// Everything under /api/ but the integration API's /api/v1 belongs to the application API, known route or not,
+// and so do /ocr and /ai-summary (any letter case: an unknown spelling is still a client of that surface).
+const INTEGRATION_PATHS = /^\/api\/v1(\/|\?|$)/i;
+const APPLICATION_PATHS = /^\/(api|ocr|ai-summary)(\/|\?|$)/i;
 
 /** Paths of the application API, whose clients expect its error body even from shared guards and 404s. */
 export function isApplicationPath(url: string): boolean {
-  return APPLICATION_PATHS.test(url);
+  return APPLICATION_PATHS.test(url) && !INTEGRATION_PATHS.test(url);
 }
 
 /** A throttled answer (extra.retry_after, seconds) tells the client when to come back, as rate limits do. */

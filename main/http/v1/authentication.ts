@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { DomainError } from '../../common/errors.js';
-import { authenticateApiKey, cachedApiKey } from '../../services/api-keys.js';
+import { authenticateApiKey, cachedApiKey, parseApiKey } from '../../services/api-keys.js';
+import { isLoopbackAddress } from '../../services/login-throttle.js';
 import type { ApiKeyPrincipal, Principal } from '../../services/principal.js';
 import { authenticateUserPrincipal } from '../../services/user-principal.js';
 import { assertSameOriginForCookieWrite, sessionCredential, type SessionCredential } from '../shared/session-credential.js';
@@ -12,14 +13,6 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-function cachedKeyOrUndefined(db: Parameters<typeof cachedApiKey>[0], raw: string, now: Date): ApiKeyPrincipal | undefined {
-  try {
-    return cachedApiKey(db, raw, now);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The route's declared scopes against the caller's: routes never check permissions themselves. */
@@ -55,14 +48,20 @@ export function authenticateAndAuthorize(limits: RateLimits) {
     if (request.is404) return;
     const { runtime, throttles } = request.server.obscura;
     const now = runtime.clock.now();
-    // Guessing keys from one address meets growing delays; a key already known good is never held up.
-    const known = raw ? cachedKeyOrUndefined(runtime.db, raw, now) : undefined;
-    if (throttles && !known) await throttles.apiKeyAddress.check(request.ip, now.getTime());
+    // A valid key is never held up, whatever others guessed: it is looked up first (a 256-bit secret cannot be
+    // guessed, so answering it costs nothing). Unknown keys are slowed per key id and, off loopback, per address.
     let principal: ApiKeyPrincipal;
     try {
-      principal = known ?? (await authenticateApiKey(runtime.db, raw, now));
+      principal = await authenticateApiKey(runtime.db, raw, now);
     } catch (error) {
-      if (throttles && raw && error instanceof DomainError && error.code === 'authentication_failed') await throttles.apiKeyAddress.fail(request.ip, now.getTime());
+      if (throttles && raw && error instanceof DomainError && error.code === 'authentication_failed') {
+        const prefix = parseApiKey(raw)?.lookupId ?? 'malformed';
+        const remote = !isLoopbackAddress(request.ip);
+        await throttles.apiKeyPrefix.check(prefix, now.getTime());
+        if (remote) await throttles.apiKeyAddress.check(request.ip, now.getTime());
+        await throttles.apiKeyPrefix.fail(prefix, now.getTime());
+        if (remote) await throttles.apiKeyAddress.fail(request.ip, now.getTime());
+      }
       throw error;
     }
     request.principal = principal;

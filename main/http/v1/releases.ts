@@ -15,7 +15,7 @@ import { checkRelease, reapproveRelease } from '../../services/releases/safeguar
 import { getCaseReleaseDetails, releaseSettingsOf, updateCaseReleaseDetails, updateReleaseSettings } from '../../services/releases/settings.js';
 import { previewIndex } from '../../services/releases/preview.js';
 import { createWithholding, listWithholdings, removeWithholding } from '../../services/releases/withholdings.js';
-import { commit, commitNoContent, read } from './respond.js';
+import { commit, commitNoContent, principalOf, read } from './respond.js';
 
 const tags = ['exports'];
 const IndexRowSchema = z.object({
@@ -48,7 +48,7 @@ export const releaseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/release-settings',
     { config: { scopes: ['roles:write'] }, schema: { tags, body: UpdateReleaseSettingsBody, response: { 200: single(ReleaseSettings) } } },
-    (request, reply) => commit(request, reply, 200, (trx, ctx) => updateReleaseSettings(trx, ctx, request.body)),
+    (request, reply) => commit(request, reply, 200, (trx, ctx) => updateReleaseSettings(trx, ctx, request.body, { canOverride: principalOf(request).scopes.has('exports:override') })),
   );
 
   app.get(

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SearchBody, SearchPageQuery, SearchRedactBody, SearchRedactResult, SearchResult } from '../../common/schemas/search.js';
 import { IdParam, single } from '../../common/schemas/shared.js';
-import { redactSearchHits, searchCase } from '../../services/search/index.js';
+import { applySearchRedactions, planSearchRedactions, searchCase } from '../../services/search/index.js';
 import { commit, serviceContext } from './respond.js';
 
 const CaseParams = z.object({ case_id: IdParam });
@@ -32,6 +32,10 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { scopes: ['redactions:write'] },
       schema: { tags: ['search'], params: CaseParams, body: SearchRedactBody, response: { 201: single(SearchRedactResult) } },
     },
-    (request, reply) => commit(request, reply, 201, (trx, ctx) => redactSearchHits(trx, ctx, request.params.case_id, request.body)),
+    // Matching and reading first, outside the write transaction (which then holds only the inserts).
+    async (request, reply) => {
+      const plan = await planSearchRedactions(request.server.obscura.runtime.db, serviceContext(request), request.params.case_id, request.body);
+      return commit(request, reply, 201, (trx, ctx) => applySearchRedactions(trx, ctx, request.params.case_id, request.body, plan));
+    },
   );
 };

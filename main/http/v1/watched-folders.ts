@@ -21,7 +21,7 @@ import {
   updateWatchedFolderFields,
   type WatchedFolderEnv,
 } from '../../services/watched-folders.js';
-import { commit, commitNoContent, paged, read } from './respond.js';
+import { commit, commitNoContent, paged, principalOf, read } from './respond.js';
 
 const FolderParams = z.object({ folder_id: IdParam });
 const FileParams = z.object({ folder_id: IdParam, file_id: IdParam });
@@ -55,7 +55,7 @@ export const watchedFolderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/watched-folders',
     { config: { scopes: ['documents:write'], alsoScopes: ADMIN_SCOPES }, schema: { tags, body: CreateWatchedFolderBody, response: { 201: single(WatchedFolder) } } },
-    (request, reply) => commit(request, reply, 201, (trx, ctx) => createWatchedFolder(trx, ctx, request.body, env(request))),
+    (request, reply) => commit(request, reply, 201, (trx, ctx) => createWatchedFolder(trx, ctx, request.body, env(request), principalOf(request).scopes)),
   );
 
   app.get(
@@ -67,7 +67,7 @@ export const watchedFolderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/watched-folders/:folder_id',
     { config: { scopes: ['documents:write'], alsoScopes: ADMIN_SCOPES }, schema: { tags, params: FolderParams, body: UpdateWatchedFolderBody, response: { 200: single(WatchedFolder) } } },
-    (request, reply) => commit(request, reply, 200, (trx, ctx) => updateWatchedFolderFields(trx, ctx, request.params.folder_id, request.body, env(request))),
+    (request, reply) => commit(request, reply, 200, (trx, ctx) => updateWatchedFolderFields(trx, ctx, request.params.folder_id, request.body, env(request), principalOf(request).scopes)),
   );
 
   app.delete(

@@ -21,6 +21,8 @@ import {
 import { conversionReadiness } from '../../services/intake/index.js';
 import { passwordBlock } from '../../services/pdf-password/index.js';
 import { detectionOptions } from '../../services/watched-folders.js';
+import { missingScopesAtRun } from '../../services/watched-folder-scopes.js';
+import { findWatchedFolder } from '../../db/queries/watched-folders.js';
 import { copyAtomically, outputPath } from './output.js';
 import type { RunnerContext } from './runner-context.js';
 
@@ -152,6 +154,16 @@ async function awaitConversion(context: RunnerContext, documentId: number): Prom
   }
 }
 
+/** The folder's saver must still hold the scopes of its accepting and exporting steps (issue 26). */
+async function assertFolderScopes(context: RunnerContext, name: string, pipeline: WatchedFolderPipeline): Promise<void> {
+  const folder = (await findWatchedFolder(context.runtime.db, context.folder.organization_id, context.folder.id)) ?? context.folder;
+  const missing = await missingScopesAtRun(context.runtime.db, folder, pipeline);
+  if (missing.length > 0) {
+    const who = folder.saved_by ? `${folder.saved_by}, who saved the folder,` : 'the folder was saved before step scopes were checked and';
+    throw new StepFailure(name, `${who} does not hold ${missing.join(', ')} now; save the folder again as someone who does`);
+  }
+}
+
 /**
  * Runs the file's remaining steps in order, after intake has converted the file's document (scan, OCR and
  * detection must read the rendered PDF, never the raw e-mail or Office file). Each step's effect (a job, an export, decisions, the output
@@ -171,6 +183,7 @@ export async function runPipeline(context: RunnerContext, fileId: number): Promi
     if (context.signal.aborted || file.state !== 'processing') return;
     const step = parseSteps(file)[index];
     if (!step || step.status === 'done') continue;
+    if (step.name === 'auto_accept' || step.name === 'export') await assertFolderScopes(context, step.name, pipeline);
     switch (step.name) {
       case 'scan':
         await runJobStep(context, fileId, index, 'scan', pipeline.scan.options ?? {}, inspectScan(pipeline));

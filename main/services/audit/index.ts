@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/errors.js';
 import type { AuditEntry, AuditQuery } from '../../common/schemas/audit.js';
-import { pageCaseAudit } from '../../db/queries/audit-log.js';
+import { pageCaseAudit, pageOrganizationAudit } from '../../db/queries/audit-log.js';
 import { listAllCaseDocuments } from '../../db/queries/documents.js';
 import type { Executor } from '../../db/queries/executor.js';
 import { findLayerVersion, findLayerVersionByNumber } from '../../db/queries/layer-versions.js';
@@ -108,4 +108,10 @@ export async function allCaseAudit(db: Executor, ctx: ServiceContext, caseId: nu
     afterId = result.nextAfterId ?? undefined;
   } while (afterId !== undefined && entries.length < cap);
   return entries.slice(0, cap);
+}
+
+/** Changes of the organization's release settings (who turned which safeguard off), newest first. */
+export async function listReleaseSettingsAudit(db: Executor, ctx: ServiceContext, page: PageRequest) {
+  const result = await pageOrganizationAudit(db, ctx.actor.organizationId, 'release_settings', page);
+  return { items: await present(db, ctx, result.rows), nextAfterId: result.nextAfterId };
 }

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/queries/executor.js';
 import type { DocumentRow } from '../../db/schema.js';
-import { documentsChangedSince, findLatestApproval, withholdingChangesSince } from '../../db/queries/case-approvals.js';
+import { documentsChangedSince, findLatestApproval, findLatestApprovals, releaseWritesSince, withholdingChangesSince } from '../../db/queries/case-approvals.js';
 import { findCase } from '../../db/queries/cases.js';
 import { findDocumentsByIds, listAllCaseDocuments } from '../../db/queries/documents.js';
 import { findNewestDocumentJob } from '../../db/queries/jobs.js';
@@ -83,7 +83,14 @@ export async function checkRelease(db: Executor, selection: ReleaseSelection): P
         const own = rows.some((row) => row.created_by === approver || row.updated_by === approver) || decisions.some((decision) => decision.decision === 'accept' && `${decision.actor_type}:${decision.actor_id}` === approver);
         if (own) drawnBy.push(id);
       }
-      if (drawnBy.length > 0) blocks.push(block('separation_of_duties', 'the approver drew or accepted redactions in this release; another person must approve', drawnBy));
+      // Deletions, rejections and withholdings shape a release too: anything the approver wrote since the approval before theirs.
+      const since = (await findLatestApprovals(db, selection.organizationId, selection.caseId))[1]?.created_at ?? null;
+      const written = (await releaseWritesSince(db, selection.organizationId, selection.caseId, ids, since)).filter((write) => write.actor === approver);
+      if (drawnBy.length > 0 || written.length > 0) {
+        const what = written.map((write) => `${write.count} ${write.what.replace('_', ' ')}(s)`).join(', ');
+        const message = `the approver ${approver} ${[drawnBy.length > 0 && 'drew or accepted redactions in this release', what && `wrote ${what} to it${since ? ` since the approval on ${since}` : ''}`].filter(Boolean).join(' and ')}; another person must approve`;
+        blocks.push(block('separation_of_duties', message, drawnBy.length > 0 ? drawnBy : ids));
+      }
     }
     if (enabled.changed_after_approval) {
       const changed = await documentsChangedSince(db, ids, approval.created_at);
@@ -113,6 +120,18 @@ export async function reapproveRelease(db: Executor, ctx: ServiceContext, caseId
   if (caseRow.status !== 'approved') {
     throw new DomainError('conflict', `the case is ${caseRow.status}; only an approved case is re-approved (approve it through the case workflow)`, { status: caseRow.status });
   }
-  await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId) } });
+  const settings = await releaseSettingsOf(db, ctx.actor.organizationId);
+  const caller = `${ctx.actor.type}:${ctx.actor.id}`;
+  const since = (await findLatestApproval(db, ctx.actor.organizationId, caseId))?.created_at ?? null;
+  const documents = (await listAllCaseDocuments(db, ctx.actor.organizationId, caseId)).filter((row) => !row.deleted_at).map((row) => row.id);
+  const own = (await releaseWritesSince(db, ctx.actor.organizationId, caseId, documents, since)).filter((write) => write.actor === caller);
+  if (settings.safeguards.separation_of_duties && own.length > 0) {
+    const what = own.map((write) => `${write.count} ${write.what.replace('_', ' ')}(s)`).join(', ');
+    throw new DomainError('conflict', `you wrote ${what} to this case since its approval on ${since ?? '(none)'}; another person must re-approve it (separation_of_duties)`, {
+      check: 'separation_of_duties',
+      writes: own,
+    });
+  }
+  await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId), previous_approval_at: since } });
   return checkRelease(db, { organizationId: ctx.actor.organizationId, caseId, documentIds: null });
 }

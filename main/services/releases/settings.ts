@@ -11,6 +11,7 @@ import {
 } from '../../common/schemas/releases.js';
 import type { z } from 'zod';
 import type { UpdateCaseReleaseDetailsBody } from '../../common/schemas/releases.js';
+import { DomainError } from '../../common/errors.js';
 import { requireCase } from '../cases.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
@@ -27,10 +28,21 @@ export async function releaseSettingsOf(db: Executor, organizationId: number): P
   });
 }
 
-export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, body: UpdateReleaseSettingsBody): Promise<ReleaseSettings> {
+/**
+ * Policy changes need roles:write (the route); turning a safeguard off also needs exports:override, the same
+ * power as releasing past it, and is audited (GET /release-settings/audit).
+ */
+export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, body: UpdateReleaseSettingsBody, access: { canOverride: boolean }): Promise<ReleaseSettings> {
   const current = await releaseSettingsOf(db, ctx.actor.organizationId);
   const safeguards = { ...current.safeguards };
   for (const name of SAFEGUARDS) if (body.safeguards?.[name] !== undefined) safeguards[name] = body.safeguards[name];
+  const turningOff = SAFEGUARDS.filter((name) => current.safeguards[name] && !safeguards[name]);
+  if (turningOff.length > 0 && !access.canOverride) {
+    throw new DomainError('permission_denied', `turning off ${turningOff.join(', ')} needs the scope exports:override as well as roles:write`, {
+      required_scopes: ['roles:write', 'exports:override'],
+      safeguards: turningOff,
+    });
+  }
   const categories = { ...current.categories };
   for (const key of CATEGORY_KEYS) {
     const wording = body.categories?.[key];
@@ -48,7 +60,7 @@ export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, b
     action: 'release_settings.update',
     resourceType: 'release_settings',
     resourceId: ctx.actor.organizationId,
-    details: { fields: Object.keys(body), safeguards_turned_off: turnedOff },
+    details: { fields: Object.keys(body), safeguards_turned_off: turnedOff, safeguards_turned_on: SAFEGUARDS.filter((name) => !current.safeguards[name] && next.safeguards[name]) },
   });
   return next;
 }

@@ -1,3 +1,4 @@
+import { DomainError } from '../../common/errors.js';
 import { LAYER_INFO, isLayer } from '../../common/redaction-catalog.js';
 import type { PageWord } from '../../common/schemas/pages.js';
 import type { QueueItem, QueueQuery, QueueResult, ValueDecisionBody } from '../../common/schemas/review-queue.js';
@@ -90,6 +91,10 @@ export async function listCaseSuggestions(db: Executor, ctx: ServiceContext, cas
 
 /** Accepts or rejects every pending suggestion of the case whose text is `value` (of `kind`, if given). */
 export async function decideValueInCase(db: Executor, ctx: ServiceContext, caseId: number, body: ValueDecisionBody): Promise<{ decided: number; documents: number }> {
+  // A value that folds to nothing (only marks, zero-width or control characters) would match every suggestion without words.
+  if (normal(body.value) === '') {
+    throw new DomainError('validation_error', 'value has no letters or digits once case, accents and invisible characters are set aside', [{ field: 'value', location: 'body', message: 'folds to an empty value' }]);
+  }
   const items = (await loadQueue(db, ctx, caseId)).filter((item) => matches(item, { kind: body.kind, value: body.value }));
   const byDocument = new Map<number, QueueItem[]>();
   for (const item of items) byDocument.set(Number(item.document_id), [...(byDocument.get(Number(item.document_id)) ?? []), item]);

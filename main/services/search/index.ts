@@ -16,6 +16,8 @@ import { uuidFrom } from '../redactions/suggestions.js';
 import { contextOf, hitRef, matchBoxes } from './hits.js';
 import { catchUpSearchIndex } from './index-sync.js';
 import { compileSearch, type TextMatch } from './matcher.js';
+import { servicePool } from '../../jobs/service-pool.js';
+import type { SearchMatchTask } from '../../common/search-tasks.js';
 import { cachedCasePages } from './page-cache.js';
 import { buildPageText } from './page-text.js';
 
@@ -60,10 +62,39 @@ function decodeSearchCursor(raw: string | undefined): Cursor | undefined {
   return { d: d as number, p: p as number, s: s as number };
 }
 
+/** Longest a search may match for; past it the caller narrows the query. */
+export const SEARCH_DEADLINE_MS = 10_000;
+
+/**
+ * The matching itself runs on a worker thread: a linear-time pattern can still take seconds over a large case,
+ * and the HTTP thread serves every organization. The worker stops between pages at the deadline; a page that
+ * runs on past it is stopped by the pool (its thread replaced).
+ */
+async function matchOnWorker(spec: SearchMatchTask['spec'], reads: 'text' | 'folded' | 'both', pages: readonly { text: string; folded: string }[]): Promise<TextMatch[][]> {
+  if (pages.length === 0) return [];
+  const deadline = Date.now() + SEARCH_DEADLINE_MS;
+  const slim = pages.map((page) => ({ text: reads === 'folded' ? '' : page.text, folded: reads === 'text' ? '' : page.folded }));
+  const tooLong = () =>
+    new DomainError('unprocessable_entity', `the search did not finish within ${SEARCH_DEADLINE_MS / 1000} s over this case; narrow the query or the documents`, [
+      { field: 'query', message: `matching stopped after ${SEARCH_DEADLINE_MS / 1000} s` },
+    ]);
+  let result;
+  try {
+    result = await servicePool().run({ kind: 'search-match', spec, pages: slim, deadline }, { signal: AbortSignal.timeout(SEARCH_DEADLINE_MS + 2_000), onProgress: () => undefined });
+  } catch (error) {
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) throw tooLong();
+    throw error;
+  }
+  if (result.matches === null) throw tooLong();
+  return result.matches;
+}
+
 /** Every match in the case, page by page, from the index brought up to date first. */
 async function findMatches(db: Executor, ctx: ServiceContext, caseId: number, body: SearchBody): Promise<PageMatches[]> {
   await requireCase(db, ctx, caseId);
-  const compiled = compileSearch({ query: body.query, mode: body.mode, wholeWord: body.whole_word, caseSensitive: body.case_sensitive });
+  const spec = { query: body.query, mode: body.mode, wholeWord: body.whole_word, caseSensitive: body.case_sensitive };
+  // Compiled here too: a bad pattern is a 400 before anything is read.
+  const compiled = compileSearch(spec);
   const organizationId = ctx.actor.organizationId;
   const names = new Map((await listLiveCaseDocumentNames(db, organizationId, caseId)).map((row) => [row.id, row.file_name]));
   const documentIds = body.document_ids?.map(Number);
@@ -81,7 +112,7 @@ async function findMatches(db: Executor, ctx: ServiceContext, caseId: number, bo
   const pages = cached
     ? cached.filter((page) => wanted.has(page.document_id))
     : await listSearchPages(db, { organizationId, caseId, documentIds }, compiled.ftsQuery, compiled.reads);
-  const found = compiled.findPages(pages);
+  const found = await matchOnWorker(spec, compiled.reads, pages);
   const result: PageMatches[] = [];
   pages.forEach((page, index) => {
     const matches = found[index] ?? [];
@@ -156,35 +187,40 @@ export async function searchCase(db: Executor, ctx: ServiceContext, caseId: numb
   return { hits, total, cursor: next ? encodeSearchCursor(next) : null };
 }
 
+/** What search-and-redact will write: the boxes of every hit, per document (read outside any transaction). */
+export interface SearchRedactPlan {
+  documents: { documentId: number; boxes: { box: BoxInput; pendingReason: Record<string, unknown> }[] }[];
+  hits: number;
+  documentCount: number;
+}
+
 /**
  * One redaction per hit (one per line piece when a hit spans lines) on the chosen layer, pending or
  * accepted. Ids derive from document, layer, page and box, so repeating the request creates nothing new.
- * Call inside a transaction: every layer write and the case's audit record commit together.
+ * Matching and reading happen here, before the transaction; applySearchRedactions holds only the writes.
  */
-export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId: number, body: SearchRedactBody): Promise<SearchRedactResult> {
+export async function planSearchRedactions(db: Executor, ctx: ServiceContext, caseId: number, body: SearchRedactBody): Promise<SearchRedactPlan> {
   const pages = await findMatches(db, ctx, caseId, body);
   const exclude = new Set(body.exclude ?? []);
   const byDocument = new Map<number, PageMatches[]>();
   for (const page of pages) byDocument.set(page.document_id, [...(byDocument.get(page.document_id) ?? []), page]);
   const documents = new Map((await findDocumentsByIds(db, ctx.actor.organizationId, [...byDocument.keys()])).map((row) => [row.id, row]));
-  const redactionIds: string[] = [];
-  let hitCount = 0;
-  let documentCount = 0;
+  const plan: SearchRedactPlan = { documents: [], hits: 0, documentCount: 0 };
   for (const [documentId, documentPages] of byDocument) {
     const document = documents.get(documentId);
     if (!document) continue;
     const source = sourceForDocumentType(document.document_type);
-    const existing = new Set((await listDocumentRedactions(db, documentId)).map((row) => row.redaction_id));
-    const boxes: { box: BoxInput; pendingReason: Record<string, unknown> }[] = [];
-    const hitsBefore = hitCount;
+    const seen = new Set<string>();
+    const boxes: SearchRedactPlan['documents'][number]['boxes'] = [];
+    const hitsBefore = plan.hits;
     for (const page of documentPages) {
       const wanted = page.matches.filter((match) => !exclude.has(hitRef(documentId, page.page_number, match)));
       for (const { hit, pieces } of await hitsOfPage(db, ctx, page, wanted)) {
-        hitCount += 1;
+        plan.hits += 1;
         for (const piece of pieces) {
           const redactionId = uuidFrom(`obscura-search|${documentId}|${body.layer}|${page.page_number}|${piece.x1.toFixed(2)}|${piece.y1.toFixed(2)}|${piece.x2.toFixed(2)}|${piece.y2.toFixed(2)}`);
-          if (existing.has(redactionId)) continue;
-          existing.add(redactionId);
+          if (seen.has(redactionId)) continue;
+          seen.add(redactionId);
           boxes.push({
             box: { redactionId, source, layer: body.layer, kind: 'rectangle', page: page.page_number, ...piece, points: [], reason: body.exemption ?? null, classificationType: null },
             pendingReason: { source: 'search', mode: body.mode, query: body.query.slice(0, 200), text: hit.text },
@@ -192,7 +228,19 @@ export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId
         }
       }
     }
-    if (hitCount > hitsBefore) documentCount += 1;
+    if (plan.hits > hitsBefore) plan.documentCount += 1;
+    if (boxes.length > 0) plan.documents.push({ documentId, boxes });
+  }
+  return plan;
+}
+
+/** Writes a plan: boxes already on the document (read again here) are skipped. Call inside a transaction. */
+export async function applySearchRedactions(db: Executor, ctx: ServiceContext, caseId: number, body: SearchRedactBody, plan: SearchRedactPlan): Promise<SearchRedactResult> {
+  await requireCase(db, ctx, caseId);
+  const redactionIds: string[] = [];
+  for (const { documentId, boxes: planned } of plan.documents) {
+    const existing = new Set((await listDocumentRedactions(db, documentId)).map((row) => row.redaction_id));
+    const boxes = planned.filter((entry) => !existing.has(entry.box.redactionId));
     if (boxes.length === 0) continue;
     const change = body.state === 'pending' ? { staged: boxes } : { upserts: boxes.map((entry) => entry.box) };
     const result = await writeLayer(db, ctx, documentId, body.layer, change, { origin: 'api' });
@@ -203,7 +251,7 @@ export async function redactSearchHits(db: Executor, ctx: ServiceContext, caseId
     action: 'search.redact',
     resourceType: 'case',
     resourceId: caseId,
-    details: { mode: body.mode, query: body.query.slice(0, 200), layer: body.layer, state: body.state, hits: hitCount, created: redactionIds.length },
+    details: { mode: body.mode, query: body.query.slice(0, 200), layer: body.layer, state: body.state, hits: plan.hits, created: redactionIds.length },
   });
-  return { created: redactionIds.length, redaction_ids: redactionIds, hits: hitCount, documents: documentCount };
+  return { created: redactionIds.length, redaction_ids: redactionIds, hits: plan.hits, documents: plan.documentCount };
 }

@@ -31,6 +31,8 @@ export interface CompiledSearch {
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const MAX_TERMS = 1000;
 const MAX_PATTERN = 1000;
+/** Compiled RE2 instructions: counted repetitions multiply a short pattern into a large program. */
+export const MAX_PROGRAM_SIZE = 5000;
 
 function collapse(text: string): string {
   return text.trim().replace(/\s+/g, ' ');
@@ -97,6 +99,9 @@ function patternSearch(pattern: string, wholeWord: boolean, caseSensitive: boole
     compiled = RE2JS.compile(wholeWord ? `\\b(?:${pattern})\\b` : pattern, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   } catch (error) {
     throw invalid(`query is not a valid pattern (RE2 syntax): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (compiled.programSize() > MAX_PROGRAM_SIZE) {
+    throw invalid(`the pattern compiles to ${compiled.programSize()} instructions, more than ${MAX_PROGRAM_SIZE}; use fewer or smaller counted repetitions ({n,m})`);
   }
   return {
     ftsQuery: null,
