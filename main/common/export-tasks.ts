@@ -62,6 +62,8 @@ export interface ExportBurnTask {
   allPages: boolean;
   /** Pages withheld in full: never rendered, whatever else asks for them. */
   skipPages?: number[];
+  /** PDFs: also look at every page but these for text a viewer does not show, and burn those pages (no box). */
+  sweepExcept?: number[];
   settings: BurnSettings;
   /** Page images are written to `${workPrefix}-d<document>-p<page>.img` (a flat file in the blob temp dir). */
   workPrefix: string;

@@ -69,6 +69,8 @@ export interface ScanPage {
   crop_box_differs: boolean;
   text_chars: number;
   has_text_layer: boolean;
+  /** Text a viewer of the page does not show, by kind, with its glyph count and bounds (points): releases leave it out. */
+  hidden_content?: { kind: 'optional-content' | 'invisible' | 'outside-crop' | 'covered'; glyphs: number; x1: number; y1: number; x2: number; y2: number }[];
 }
 
 export interface ScanPdf {
