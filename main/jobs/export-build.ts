@@ -126,9 +126,12 @@ export async function burnAll(ctx: BuildContext, material: ExportMaterial, docum
       tasks.push({ task: { ...base, pages: requests, allPages: true }, weight: Math.max(1, requests.length) });
       continue;
     }
-    // Several tasks per document let the threads share a long document; each task parses the file once.
-    const parts = Math.min(Math.ceil(requests.length / 4), ctx.pool.size * 2);
-    for (const pages of chunk(requests, parts)) tasks.push({ task: { ...base, pages, allPages: false }, weight: pages.length });
+    // Several tasks per document let the threads share a long document; each task parses the file once. The
+    // first also sweeps the other pages for hidden text (worker/pdf-glyphs), which must not travel either.
+    const parts = Math.max(1, Math.min(Math.ceil(requests.length / 4), ctx.pool.size * 2));
+    const sweepExcept = requests.map((request) => request.page);
+    chunk(requests, parts).forEach((pages, index) => tasks.push({ task: { ...base, pages, allPages: false, ...(index === 0 && { sweepExcept }) }, weight: Math.max(1, pages.length) }));
+    if (requests.length === 0) tasks.push({ task: { ...base, pages: [], allPages: false, sweepExcept }, weight: 1 });
   }
   const total = tasks.reduce((sum, entry) => sum + entry.weight, 0) || 1;
   const done = new Array<number>(tasks.length).fill(0);
