@@ -178,6 +178,11 @@ function streamKinds(context: PDFContext): Map<PDFRef, StreamKind> {
   return kinds;
 }
 
+/**
+ * Stream text (content operands read as Latin-1, joined) is searched for texts of four characters or more: a font
+ * with its own encoding turns any short text into other letters (cmmi's "ca" is γα), so shorter ones match by chance.
+ */
+const MIN_STREAM_NEEDLE = 4;
 /** Text that binary data (images, font programs, profiles) is searched for: shorter texts match by chance. */
 const MIN_BINARY_NEEDLE = 5;
 /** Names are searched for texts of three characters or more (two-letter texts are in every name list). */
@@ -271,8 +276,8 @@ export function searchObjects(context: PDFContext, withheld: readonly string[], 
       const kind = (ref && kinds.get(ref)) ?? 'other';
       if (kind === 'metadata') record('metadata', readings(data).map(xmlText), MIN_METADATA_NEEDLE);
       else if (kind === 'binary') record('stream', readings(data), MIN_BINARY_NEEDLE);
-      else if (kind === 'content' || kind === 'cmap') record('stream', streamText(text, true));
-      else record('stream', [...readings(data), ...streamText(text, false)]);
+      else if (kind === 'content' || kind === 'cmap') record('stream', streamText(text, true), MIN_STREAM_NEEDLE);
+      else record('stream', [...readings(data), ...streamText(text, false)], MIN_STREAM_NEEDLE);
       return;
     }
     if (object instanceof PDFDict) {

@@ -27,11 +27,12 @@ function followsOn(a: Glyph, b: Glyph): boolean {
 }
 
 /**
- * Kangxi radicals, CJK compatibility ideographs and Latin ligatures become the characters they stand for (a font's
- * map may give U+2F42 for 文); everything else stays as the source has it (a full-width colon stays full-width).
+ * Kangxi radicals, CJK compatibility ideographs, Latin ligatures and Arabic presentation forms become the
+ * characters they stand for (a font's map may give U+2F42 for 文, or the shaped ﻣ for م); everything else stays
+ * as the source has it (a full-width colon stays full-width).
  */
 function compatible(text: string): string {
-  return text.replace(/[\u2e80-\u2fdf\uf900-\ufaff\ufb00-\ufb06]/gu, (char) => char.normalize('NFKC'));
+  return text.replace(/[\u2e80-\u2fdf\uf900-\ufaff\ufb00-\ufb06\ufb50-\ufdff\ufe70-\ufefc]/gu, (char) => char.normalize('NFKC'));
 }
 
 export interface GlyphLayer {
