@@ -17,6 +17,7 @@ import { autoProcessing, documentPasswords } from './016-document-passwords.js';
 import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
 import { rateWindows } from './020-rate-windows.js';
+import { requestClock } from './022-request-clock.js';
 
 /**
  * The PostgreSQL history: one twin per SQLite migration (main/db/migrations), same version and name, so a row
@@ -51,4 +52,5 @@ export const postgresMigrations = twinHistory({
   17: sharedServer,
   19: intakeIndexes,
   20: rateWindows,
+  22: requestClock,
 });

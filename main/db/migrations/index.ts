@@ -16,6 +16,7 @@ import { autoProcessing, documentPasswords, searchStaleTriggers } from './016-do
 import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
 import { rateWindows } from './020-rate-windows.js';
+import { requestClock } from './022-request-clock.js';
 
 export interface Migration {
   version: number;
@@ -43,6 +44,7 @@ export const migrations = [
   { version: 17, name: 'shared-server', up: sharedServer },
   { version: 19, name: 'intake-indexes', up: intakeIndexes },
   { version: 20, name: 'rate-windows', up: rateWindows },
+  { version: 22, name: 'request-clock', up: requestClock },
 ] as const satisfies readonly Migration[];
 
 export type MigrationVersion = (typeof migrations)[number]['version'];
