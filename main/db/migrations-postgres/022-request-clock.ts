@@ -6,6 +6,9 @@ ALTER TABLE cases ADD COLUMN requester TEXT COLLATE "C";
 ALTER TABLE cases ADD COLUMN tolled_since TEXT COLLATE "C";
 ALTER TABLE cases ADD COLUMN last_release_number BIGINT;
 ALTER TABLE cases ADD COLUMN last_released_at TEXT COLLATE "C";
+UPDATE cases SET
+  last_release_number = (SELECT MAX(e.release_number) FROM exports e WHERE e.case_id = cases.id AND e.status = 'completed' AND e.release_number IS NOT NULL),
+  last_released_at = (SELECT e.finished_at FROM exports e WHERE e.case_id = cases.id AND e.status = 'completed' AND e.release_number IS NOT NULL ORDER BY e.release_number DESC LIMIT 1);
 CREATE INDEX cases_org_due ON cases(organization_id, due_date, id);
 
 CREATE TABLE case_clock_events (
