@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Case } from '../../main/common/schemas/cases.js';
 import { CaseClock, ClockSettings } from '../../main/common/schemas/request-clock.js';
+import { ReleaseSettings } from '../../main/common/schemas/releases.js';
 import { startInstance, type TestInstance } from '../helpers/instance.js';
-import { auditOf, dataOf, errorOf, manualClock, orgId, pageOf, tableCounts } from '../helpers/integration-support.js';
+import { auditOf, dataOf, errorOf, manualClock, orgId, pageOf, tableCounts, type Page } from '../helpers/integration-support.js';
 
 // The request's statutory clock through the API (docs/api.md, Request clock). "Today" is 25 November 2026.
 describe('request clock', () => {
@@ -109,7 +110,7 @@ describe('request clock', () => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = pageOf(await api.list(`?sort=due_date&limit=1${cursor ? `&cursor=${cursor}` : ''}`), Case);
+      const page: Page<Case> = pageOf(await api.list(`?sort=due_date&limit=1${cursor ? `&cursor=${cursor}` : ''}`), Case);
       walked.push(...page.data.map((item) => item.id));
       cursor = page.cursor;
     } while (cursor);
@@ -144,5 +145,15 @@ describe('request clock', () => {
     expect(details.fields).toEqual(['timeLimitDays', 'requester']);
     expect(details.changes).toEqual({ timeLimitDays: { from: null, to: 30 } });
     expect(update?.details).not.toMatch(/Whitfield/);
+  });
+
+  it('keeps the letterhead and appeal-rights paragraph of the cover letter in the release settings', async () => {
+    const patch = (body: unknown) => instance.request({ method: 'PATCH', url: '/api/v1/release-settings', body });
+    const set = dataOf(await patch({ letterhead: 'City of Springfield\nOffice of Public Records', appeal_rights: 'You may appeal within 90 days.' }), ReleaseSettings);
+    expect(set).toMatchObject({ letterhead: 'City of Springfield\nOffice of Public Records', appeal_rights: 'You may appeal within 90 days.' });
+    errorOf(await patch({ letterhead: '1\n2\n3\n4\n5\n6\n7' }), 400, 'validation_error');
+    const kept = dataOf(await instance.request({ method: 'GET', url: '/api/v1/release-settings' }), ReleaseSettings);
+    expect(kept.letterhead).toBe('City of Springfield\nOffice of Public Records');
+    expect(dataOf(await patch({ appeal_rights: null }), ReleaseSettings)).toMatchObject({ appeal_rights: null, letterhead: 'City of Springfield\nOffice of Public Records' });
   });
 });
