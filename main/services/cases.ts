@@ -209,24 +209,24 @@ function fieldChangesOf(row: CaseRow, body: Omit<UpdateCaseBody, 'status'>): Rec
   return changes;
 }
 
-async function recordStatusChange(db: Executor, ctx: ServiceContext, updated: Case, previous: CaseStatus, action?: CaseAction) {
+async function recordStatusChange(db: Executor, ctx: ServiceContext, updated: Case, previous: CaseStatus, action?: CaseAction, note?: string) {
   await recordChange(db, ctx, {
     action: 'case.status_change',
     resourceType: 'case',
     resourceId: updated.id,
-    details: { from: previous, to: updated.status, ...(action && { action }) },
+    details: { from: previous, to: updated.status, ...(action && { action }), ...(note && { note }) },
     event: { type: 'case.status_changed', payload: { case: updated, previous_status: previous, ...(action && { action }) } },
   });
 }
 
-export async function applyCaseAction(db: Executor, ctx: ServiceContext, caseId: number, action: CaseAction): Promise<Case> {
+export async function applyCaseAction(db: Executor, ctx: ServiceContext, caseId: number, action: CaseAction, note?: string): Promise<Case> {
   const row = await requireCase(db, ctx, caseId);
   const current = row.status as CaseStatus;
   const transition = CASE_TRANSITIONS[action];
   if (!transition.from.includes(current)) throw invalidTransition(current, action);
   await updateCase(db, ctx.actor.organizationId, caseId, { status: transition.to, updated_at: isoNow(ctx) });
   const updated = await caseWithClock(db, ctx, await requireCase(db, ctx, caseId));
-  await recordStatusChange(db, ctx, updated, current, action);
+  await recordStatusChange(db, ctx, updated, current, action, note);
   return updated;
 }
 

@@ -64,6 +64,7 @@ const TABLE: Row[] = [
     success: 201,
     prepare: async (f) => ({ path: `/cases/${await f.newClockedCase()}/clock/events`, body: { kind: 'extend', days: 5, reason: 'voluminous' } }),
   },
+  { method: 'GET', path: '/cases/{case_id}/permissions', scope: 'cases:read', success: 200, prepare: async (f) => ({ path: `/cases/${await f.newCase()}/permissions` }) },
   { method: 'GET', path: '/clock-settings', scope: 'cases:read', success: 200, prepare: async () => ({ path: '/clock-settings' }) },
   { method: 'PATCH', path: '/clock-settings', scope: 'roles:write', success: 200, prepare: async () => ({ path: '/clock-settings', body: { time_limit_days: 20 } }) },
   {

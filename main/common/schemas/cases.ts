@@ -57,7 +57,10 @@ export const UpdateCaseBody = z
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 export type UpdateCaseBody = z.infer<typeof UpdateCaseBody>;
 
-export const CaseActionBody = z.strictObject({ action: z.enum(CASE_ACTIONS) });
+export const CaseActionBody = z.strictObject({
+  action: z.enum(CASE_ACTIONS),
+  note: z.string().trim().min(1).max(2000).optional().describe("Kept with the status change in the case's history, e.g. the approver's note"),
+});
 
 const Flag = z.enum(['true', 'false']).transform((value) => value === 'true');
 

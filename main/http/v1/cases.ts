@@ -5,6 +5,9 @@ import { CaseClock, ClockEventBody, ClockSettings, UpdateClockSettingsBody } fro
 import { IdParam, list, single } from '../../common/schemas/shared.js';
 import { applyCaseAction, createCase, deleteCase, getCase, listCasePage, updateCaseFields } from '../../services/cases.js';
 import { addCaseClockEvent, getCaseClock } from '../../services/case-clock.js';
+import { casePermissions } from '../../services/case-permissions.js';
+import { CasePermissions } from '../../common/schemas/case-permissions.js';
+import { principalOf } from './respond.js';
 import { clockSettingsOf, updateClockSettings } from '../../services/request-clock/index.js';
 import { commit, commitNoContent, paged, read } from './respond.js';
 
@@ -44,7 +47,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/cases/:case_id/actions',
     { config: { scopes: ['cases:write'] }, schema: { tags: ['cases'], params: CaseParams, body: CaseActionBody, response: { 200: single(Case) } } },
-    (request, reply) => commit(request, reply, 200, (trx, ctx) => applyCaseAction(trx, ctx, request.params.case_id, request.body.action)),
+    (request, reply) => commit(request, reply, 200, (trx, ctx) => applyCaseAction(trx, ctx, request.params.case_id, request.body.action, request.body.note)),
   );
 
   app.get(
@@ -57,6 +60,12 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     '/cases/:case_id/clock/events',
     { config: { scopes: ['cases:write'] }, schema: { tags: ['cases'], params: CaseParams, body: ClockEventBody, response: { 201: single(CaseClock) } } },
     (request, reply) => commit(request, reply, 201, (trx, ctx) => addCaseClockEvent(trx, ctx, request.params.case_id, request.body)),
+  );
+
+  app.get(
+    '/cases/:case_id/permissions',
+    { config: { scopes: ['cases:read'] }, schema: { tags: ['cases'], params: CaseParams, response: { 200: single(CasePermissions) } } },
+    (request) => read(request, (db, ctx) => casePermissions(db, ctx, request.params.case_id, principalOf(request).scopes)),
   );
 
   app.get('/clock-settings', { config: { scopes: ['cases:read'] }, schema: { tags: ['cases'], response: { 200: single(ClockSettings) } } }, (request) =>

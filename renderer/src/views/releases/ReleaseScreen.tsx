@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { getCase, listCaseDocuments } from '../../api/cases.js';
 import { exportDownloadUrl, getExport, type Export } from '../../api/exports.js';
-import { newIdempotencyKey, request, type Page } from '../../api/http.js';
+import { request, type Page } from '../../api/http.js';
+import { AttemptKeys } from '../../api/idempotency.js';
 import { blocksOf, getReleaseCheck, getReleaseDetails, listWithholdings, previewIndex, reapprove, saveReleaseDetails, startRelease } from '../../api/releases.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -39,7 +40,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [current, setCurrent] = useState<Export | null>(null);
-  const [key, setKey] = useState(newIdempotencyKey());
+  // A key per attempt: a refused build and the "Release anyway" that follows are two attempts (api/idempotency.ts).
+  const attempts = useRef(new AttemptKeys());
 
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <div aria-busy="true">Loading the release…</div>;
@@ -52,7 +54,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
     event.preventDefault();
     setError(null);
     try {
-      await saveReleaseDetails(caseId, { request_number: shownNumber.trim() || null, requester_title: shownTitle.trim() || null }, newIdempotencyKey());
+      const body = { request_number: shownNumber.trim() || null, requester_title: shownTitle.trim() || null };
+      await attempts.current.send('details', body, (key) => saveReleaseDetails(caseId, body, key));
       loaded.reload();
     } catch (failure) {
       setError(failure);
@@ -76,8 +79,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
         audience === 'internal'
           ? { audience }
           : { audience, cover_letter: coverLetter, combined, placeholders: perRange ? 'per_range' : 'per_page', ...(stamps && { stamps: { prefix, position } }) };
-      const started = await startRelease({ case_id: caseId, format: 'zip', options, ...(withOverride && { override: { reason: override } }) }, key);
-      setKey(newIdempotencyKey());
+      const body = { case_id: caseId, format: 'zip' as const, options, ...(withOverride && { override: { reason: override } }) };
+      const started = await attempts.current.send('release', body, (key) => startRelease(body, key));
       setCurrent(started);
       await watch(started);
     } catch (failure) {
@@ -136,7 +139,7 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
           busy={busy}
           onReapprove={() => {
             setError(null);
-            reapprove(caseId, newIdempotencyKey()).then(loaded.reload, setError);
+            attempts.current.send('reapprove', null, (key) => reapprove(caseId, key)).then(loaded.reload, setError);
           }}
         />
       </section>
