@@ -1,5 +1,5 @@
 import { listAll, request, type Single } from './http.js';
-import type { Case, CaseAction, CaseClock, ClockEventBody, ClockSettings, Document } from './types.js';
+import type { Case, CaseAction, CasePermissions, CaseClock, ClockEventBody, ClockSettings, Document } from './types.js';
 
 export function listCases(signal?: AbortSignal): Promise<Case[]> {
   return listAll<Case>('/api/v1/cases', {}, signal);
@@ -37,8 +37,13 @@ export async function updateCase(caseId: string, changes: CaseChanges, idempoten
   return (await request<Single<Case>>(`/api/v1/cases/${encodeURIComponent(caseId)}`, { method: 'PATCH', body: changes, idempotencyKey })).data;
 }
 
-export async function runCaseAction(caseId: string, action: CaseAction, idempotencyKey: string): Promise<Case> {
-  return (await request<Single<Case>>(`/api/v1/cases/${encodeURIComponent(caseId)}/actions`, { method: 'POST', body: { action }, idempotencyKey })).data;
+export async function runCaseAction(caseId: string, action: CaseAction, idempotencyKey: string, note?: string): Promise<Case> {
+  return (await request<Single<Case>>(`/api/v1/cases/${encodeURIComponent(caseId)}/actions`, { method: 'POST', body: { action, ...(note && { note }) }, idempotencyKey })).data;
+}
+
+/** What the signed-in user may do on the case now, with the reason when not (GET /cases/{id}/permissions). */
+export async function getCasePermissions(caseId: string, signal?: AbortSignal): Promise<CasePermissions> {
+  return (await request<Single<CasePermissions>>(`/api/v1/cases/${encodeURIComponent(caseId)}/permissions`, signal ? { signal } : {})).data;
 }
 
 export function listCaseDocuments(caseId: string, signal?: AbortSignal): Promise<Document[]> {
