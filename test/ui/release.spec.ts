@@ -41,7 +41,7 @@ test('release screen: checklist, withheld in full, index preview, stamps, and th
   });
 
   await page.goto(`/#/cases/${created.id}`);
-  await page.getByRole('link', { name: 'Release…' }).click();
+  await page.getByRole('link', { name: 'Release to requester…' }).click();
   await expect(page.getByRole('heading', { name: `Release of case ${created.id}` })).toBeVisible();
   const checklist = page.getByRole('list', { name: 'Safeguards' });
   await expect(checklist).toHaveAttribute('data-ready', 'false');

@@ -112,10 +112,12 @@ export function CaseView({ caseId }: { caseId: string }) {
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
         </div>
-        <aside className="case-side" aria-label="Request clock and comments">
+        <div className="case-side">
           <RequestClockPanel value={current} onChanged={record.reload} />
-          <CommentsPanel document={selectedDocument} />
-        </aside>
+          <aside aria-label="Comments">
+            <CommentsPanel document={selectedDocument} />
+          </aside>
+        </div>
       </div>
       {exporting && <ExportDialog value={current} documents={documents.data ?? []} onClose={() => setExporting(false)} />}
     </section>
