@@ -27,10 +27,10 @@ test('documents are added by drag-and-drop with progress, and scanned with live 
   await dropFiles(page, page.locator('.dropzone'), [
     { name: 'memo-one.pdf', type: 'application/pdf', bytes: first },
     { name: 'memo-two.pdf', type: 'application/pdf', bytes: second },
-    { name: 'notes.txt', type: 'text/plain', bytes: notAccepted },
+    { name: 'tools.exe', type: 'application/x-msdownload', bytes: notAccepted },
   ]);
-  // The text file is refused before anything is sent, in plain words; the PDFs go through.
-  await expect(page.getByRole('alert').filter({ hasText: 'Not added' })).toContainText('notes.txt: not a PDF, image, audio or video file');
+  // A program is refused before anything is sent, in plain words; the PDFs go through.
+  await expect(page.getByRole('alert').filter({ hasText: 'Not added' })).toContainText('tools.exe: not a file Obscura takes: PDF, image, audio, video, e-mail, Office or text');
   const table = page.getByRole('table', { name: 'Documents' });
   await expect(table.getByRole('link', { name: 'memo-one.pdf' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'memo-two.pdf' })).toBeVisible();
