@@ -378,7 +378,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       </div>
       <div className="viewer-body">
         {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} withheldAs={caseContext.withheldAs} onPick={goTo} />}
-        <div className="stage" ref={stage}>
+        <div className="stage" ref={stage} tabIndex={0} role="region" aria-label="Page view">
           {meta.data && locked && (
             <div className="banner banner-warning stage-note" data-testid="password-prompt">
               <PasswordForm document={meta.data} onUnlocked={(unlocked) => meta.setData(unlocked)} />
