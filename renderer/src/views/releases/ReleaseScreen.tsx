@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { getCase, listCaseDocuments } from '../../api/cases.js';
+import { getCase, getCasePermissions, listCaseDocuments } from '../../api/cases.js';
 import { exportDownloadUrl, getExport, type Export } from '../../api/exports.js';
 import { request, type Page } from '../../api/http.js';
 import { AttemptKeys } from '../../api/idempotency.js';
@@ -12,7 +12,7 @@ import { WithholdingsPanel } from './WithholdingsPanel.js';
 type Position = 'bottom_left' | 'bottom_center' | 'bottom_right';
 
 async function loadAll(caseId: string, signal: AbortSignal) {
-  const [value, details, check, withholdings, documents, index, exemptions] = await Promise.all([
+  const [value, details, check, withholdings, documents, index, exemptions, permissions] = await Promise.all([
     getCase(caseId, signal),
     getReleaseDetails(caseId, signal),
     getReleaseCheck(caseId, signal),
@@ -20,8 +20,9 @@ async function loadAll(caseId: string, signal: AbortSignal) {
     listCaseDocuments(caseId, signal),
     previewIndex(caseId, signal),
     request<Page<{ code: string }>>('/api/v1/exemptions', { query: { limit: 100 }, signal }),
+    getCasePermissions(caseId, signal),
   ]);
-  return { value, details, check, withholdings, documents, index, codes: exemptions.data.map((entry) => entry.code) };
+  return { value, details, check, withholdings, documents, index, permissions, codes: exemptions.data.map((entry) => entry.code) };
 }
 
 /** The requester's release of a case: details, safeguards, withheld pages, stamps, the index, then the package. */
@@ -45,7 +46,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
 
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <div aria-busy="true">Loading the release…</div>;
-  const { value, details, check, withholdings, documents, index, codes } = loaded.data;
+  const { value, details, check, withholdings, documents, index, codes, permissions } = loaded.data;
+  const names = new Map(documents.map((document) => [document.id, document.fileName]));
   const shownNumber = requestNumber ?? details.request_number ?? '';
   const shownTitle = title ?? details.requester_title ?? '';
   const refusedBlocks = blocksOf(error);
@@ -103,7 +105,7 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
   };
 
   return (
-    <div className="release-screen">
+    <div className="page release-screen">
       <p>
         <a href={`#/cases/${caseId}`}>← Back to the case</a>
       </p>
@@ -136,6 +138,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
         <SafeguardChecklist
           caseId={caseId}
           check={check}
+          names={names}
+          reapproval={permissions.actions.reapprove}
           busy={busy}
           onReapprove={() => {
             setError(null);

@@ -203,6 +203,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         editor.add(box);
         setSelectedId(box.redactionId);
       }
+      // A reason belongs to the box it was written for, not to every later one.
+      if (areas.length > 0 && choice.reason) setChoice((previous) => ({ ...previous, reason: '' }));
     },
     [choice, editor, page, tool, pageWords.words, isImage, isTiff],
   );
@@ -440,7 +442,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
                 {pageCount !== null && pageCount > 0 && <PageRangeForm key={page} pageCount={pageCount} current={page} busy={rangeBusy} onRedact={(from, to) => void redactPages(from, to)} />}
               </>
             )}
-            {tab === 'suggestions' && <SuggestionsPanel suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
+            {tab === 'suggestions' && <SuggestionsPanel caseId={caseId ?? meta.data?.case_id ?? null} suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
             {tab === 'text' && <OcrPanel documentId={documentId} page={page} />}
             {tab === 'summary' && <SummaryPanel documentId={documentId} />}
           </div>
