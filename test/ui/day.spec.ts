@@ -103,6 +103,12 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   const overlay = page.getByTestId('redaction-overlay');
   await expect(overlay).toBeVisible();
   await checkScreen(page, 'viewer');
+  // The toolbar is one row at both sizes: Save sits beside the tools, not on a second line.
+  for (const size of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }]) {
+    await page.setViewportSize(size);
+    const [tools, save] = [await page.getByRole('radio', { name: 'Select' }).boundingBox(), await page.getByRole('button', { name: 'Save', exact: true }).boundingBox()];
+    expect(Math.abs((save?.y ?? 0) - (tools?.y ?? 100)), `toolbar wraps at ${size.width}`).toBeLessThan(8);
+  }
   await page.getByRole('radio', { name: 'Rectangle' }).click();
   const phone = wordBox(MEMO[3]!, '555-867-5309');
   await dragBox(page, overlay, { x: phone.x1 + 2, y: phone.y2 + 1 }, { x: phone.x2 - 2, y: phone.y1 - 1 });

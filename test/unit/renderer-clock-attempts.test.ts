@@ -49,3 +49,27 @@ describe('idempotency keys per attempt', () => {
     expect(answerPending(new ApiError(409, 'idempotency_key_reused', 'reused'))).toBe(false);
   });
 });
+
+describe('one formatter for statuses, history rows and document names', () => {
+  it('says statuses, status changes with from → to, field changes and clock events in words', async () => {
+    const { describeAction, documentName, formatStatus } = await import('../../renderer/src/domain/format.js');
+    expect(formatStatus('in_progress')).toBe('In progress');
+    expect(formatStatus('rejected')).toBe('Sent back');
+    expect(describeAction('case.status_change', { from: 'in_review', to: 'approved', note: 'All pages checked' })).toBe('Status changed: In review → Approved — “All pages checked”');
+    expect(describeAction('case.update', { fields: ['priority', 'requester'], changes: { priority: { from: 'normal', to: 'high' } } })).toBe('Details changed: Priority Normal → High; Requester');
+    expect(describeAction('case.clock_toll', { on_date: '2026-11-09', reason: 'Asked to narrow' })).toMatch(/^Clock paused on .+2026 — Asked to narrow$/);
+    expect(describeAction('case.clock_extend', { days: 10, reason: 'Voluminous' })).toBe('Time limit extended by 10 business days — Voluminous');
+    expect(describeAction('redactions.write', { version: 'abc' })).toBe('Redactions saved');
+    expect(documentName('6', new Map([['6', 'permit-complaint.eml']]))).toBe('permit-complaint.eml');
+    expect(documentName('7', new Map())).toBe('document 7');
+  });
+});
+
+describe('families', () => {
+  it('an attachment is listed right under its e-mail, indented, in attachment order', async () => {
+    const { familyOrder } = await import('../../renderer/src/domain/collections.js');
+    const entry = (id: string, parent: string | null = null, index: number | null = null) => ({ depth: 0, document: { id, parent_document_id: parent, attachment_index: index } });
+    const ordered = familyOrder([entry('1'), entry('2'), entry('3'), entry('4', '2', 1), entry('5', '2', 0), entry('6', '5', 0)]);
+    expect(ordered.map((item) => [item.document.id, item.depth])).toEqual([['1', 0], ['2', 0], ['5', 1], ['6', 2], ['4', 1], ['3', 0]]);
+  });
+});
