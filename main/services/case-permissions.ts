@@ -63,7 +63,9 @@ export async function casePermissions(db: Executor, ctx: ServiceContext, caseId:
     upload: live ? has('documents:write', 'adding documents') : no('the case is closed'),
     process: live ? has('processing:write', 'starting processing') : no('the case is closed'),
     edit_redactions: editWork,
-    release: both(has('exports:write', 'building a release'), status === 'approved' ? yes : no('a release needs an approved case')),
+    // The release screen prepares the release (details, withholdings, checklist) before approval too; its
+    // safeguards say what still blocks the build.
+    release: has('exports:write', 'building a release'),
     override: has('exports:override', 'releasing past a safeguard'),
     manage_settings: has('roles:write', 'changing organization settings'),
   };
