@@ -106,7 +106,7 @@ export function CaseView({ caseId }: { caseId: string }) {
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <PasswordNotice documents={documents.data ?? []} onUnlocked={onUnlocked} />
           <ProcessAll canProcess={may('process')} documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
-          <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
+          <DocumentsTable canProcess={may('process')} documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
           <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
           <SuggestionsQueue caseId={caseId} refreshKey={queueKey} />
           <SearchPanel caseId={caseId} />
