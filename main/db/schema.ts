@@ -79,6 +79,36 @@ export interface CasesTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Request clock (migration 22): YYYY-MM-DD the request was received; null: no statutory clock. */
+  received_date: Generated<string | null>;
+  /** Business days allowed; null: the organization's setting. */
+  time_limit_days: Generated<number | null>;
+  /** JSON RequesterContact; internal, never in a release. */
+  requester: Generated<string | null>;
+  /** YYYY-MM-DD the clock was paused on, while it is. */
+  tolled_since: Generated<string | null>;
+  last_release_number: Generated<number | null>;
+  last_released_at: Generated<string | null>;
+}
+
+export interface CaseClockEventsTable {
+  id: Generated<number>;
+  organization_id: number;
+  case_id: number;
+  kind: 'toll' | 'resume' | 'extend';
+  on_date: string;
+  days: number | null;
+  reason: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface RequestClockSettingsTable {
+  organization_id: number;
+  time_limit_days: number;
+  /** JSON array of YYYY-MM-DD. */
+  holidays: string;
+  updated_at: string;
 }
 
 export interface BlobsTable {
@@ -688,6 +718,8 @@ export interface Database {
   watched_folder_cases: WatchedFolderCasesTable;
   release_settings: ReleaseSettingsTable;
   case_release_details: CaseReleaseDetailsTable;
+  case_clock_events: CaseClockEventsTable;
+  request_clock_settings: RequestClockSettingsTable;
   withholdings: WithholdingsTable;
   release_pages: ReleasePagesTable;
   search_pages: SearchPagesTable;
@@ -753,6 +785,8 @@ export type DocumentPageRow = Selectable<DocumentPagesTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type ExportRow = Selectable<ExportsTable>;
 export type CaseReleaseDetailsRow = Selectable<CaseReleaseDetailsTable>;
+export type CaseClockEventRow = Selectable<CaseClockEventsTable>;
+export type RequestClockSettingsRow = Selectable<RequestClockSettingsTable>;
 export type WithholdingRow = Selectable<WithholdingsTable>;
 export type ReleasePageRow = Selectable<ReleasePagesTable>;
 export type RoleRow = Selectable<RolesTable>;

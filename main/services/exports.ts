@@ -1,3 +1,4 @@
+import { updateCase } from '../db/queries/cases.js';
 import { z } from 'zod';
 import type { Executor } from '../db/queries/executor.js';
 import type { ExportRow, ReleasePageRow } from '../db/schema.js';
@@ -339,6 +340,8 @@ export async function completeExport(db: Executor, clock: Clock, id: number, fil
     updated_at: now,
   });
   if (changed) await recordOutcome(db, clock, id, 'completed');
+  // The queue's "Released" filter and badge read the case's latest release from the case row.
+  if (changed && release) await updateCase(db, current.organization_id, current.case_id, { last_release_number: release.number, last_released_at: now });
   return changed;
 }
 

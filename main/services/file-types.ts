@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
+import { LEGACY_OFFICE_TYPES, ODF_TYPES, OOXML_TYPES, TEXT_TYPES } from '../common/accepted-files.js';
 
 /** `email`, `office` and `text` are kept only until intake converts them: the document then becomes `pdf`. */
 export const DOCUMENT_TYPES = ['pdf', 'png', 'jpeg', 'tiff', 'audio', 'video', 'email', 'office', 'text'] as const;
@@ -11,22 +12,12 @@ export interface DetectedType {
   documentType: DocumentType;
 }
 
-/** Said in refusals: what uploads and watched folders take. */
-export const ACCEPTED_TYPES_TEXT =
-  'a PDF, PNG, JPEG, TIFF, audio or video file, an e-mail (.eml .msg .mbox .pst) or an Office or text file (.docx .doc .xlsx .xls .pptx .ppt .odt .ods .odp .rtf .txt .html .csv)';
+export { ACCEPTED_TYPES_TEXT } from '../common/accepted-files.js';
 
-const OOXML: Record<string, string> = {
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
-const ODF: Record<string, string> = {
-  '.odt': 'application/vnd.oasis.opendocument.text',
-  '.ods': 'application/vnd.oasis.opendocument.spreadsheet',
-  '.odp': 'application/vnd.oasis.opendocument.presentation',
-};
-const LEGACY_OFFICE: Record<string, string> = { '.doc': 'application/msword', '.xls': 'application/vnd.ms-excel', '.ppt': 'application/vnd.ms-powerpoint' };
-const TEXT: Record<string, string> = { '.txt': 'text/plain', '.csv': 'text/csv', '.html': 'text/html', '.htm': 'text/html' };
+const OOXML = OOXML_TYPES;
+const ODF = ODF_TYPES;
+const LEGACY_OFFICE = LEGACY_OFFICE_TYPES;
+const TEXT = TEXT_TYPES;
 
 async function head(file: string, bytes: number): Promise<Buffer> {
   const handle = await fsp.open(file, 'r');

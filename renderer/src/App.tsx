@@ -6,7 +6,8 @@ import type { SessionUser } from './api/types.js';
 import { ErrorBanner } from './components/ErrorBanner.js';
 import { Modal } from './components/Modal.js';
 import { routeHref, useHashRoute } from './hooks/useHashRoute.js';
-import { SessionContext } from './session.js';
+import { ScopesContext, SessionContext } from './session.js';
+import { request, type Single } from './api/http.js';
 import { CaseQueue } from './views/CaseQueue.js';
 import { CaseView } from './views/case/CaseView.js';
 import { ReleaseScreen } from './views/releases/ReleaseScreen.js';
@@ -33,6 +34,16 @@ export function App() {
 
   useEffect(check, [check]);
   const signedIn = session.phase === 'signed-in';
+  const [scopes, setScopes] = useState<ReadonlySet<string>>(new Set());
+  const userId = signedIn ? session.user.id : null;
+  useEffect(() => {
+    if (userId === null) return;
+    request<Single<{ user?: { scopes: string[] } }>>('/api/v1/me').then(
+      (me) => setScopes(new Set(me.data.user?.scopes ?? [])),
+      () => setScopes(new Set()),
+    );
+  }, [userId]);
+  const settingsScopes = ['users:read', 'roles:read', 'credentials:read', 'webhooks:read', 'roles:write'];
   useEffect(() => (signedIn ? onSessionEnded(() => setExpired(true)) : undefined), [signedIn]);
 
   if (session.phase === 'checking') return <div className="splash" aria-busy="true">Loading Obscura…</div>;
@@ -53,6 +64,7 @@ export function App() {
 
   return (
     <SessionContext.Provider value={user}>
+      <ScopesContext.Provider value={scopes}>
       <div className="app">
         <header className="topbar">
           <a className="brand" href="#/cases">
@@ -62,9 +74,11 @@ export function App() {
             <a href="#/cases" aria-current={route.name === 'queue' || route.name === 'case' || route.name === 'release' || route.name === 'document' ? 'page' : undefined}>
               Cases
             </a>
-            <a href={routeHref({ name: 'settings', section: null })} aria-current={route.name === 'settings' ? 'page' : undefined}>
-              Settings
-            </a>
+            {settingsScopes.some((scope) => scopes.has(scope)) && (
+              <a href={routeHref({ name: 'settings', section: null })} aria-current={route.name === 'settings' ? 'page' : undefined}>
+                Settings
+              </a>
+            )}
           </nav>
           <div className="topbar-user">
             {shell && <span className="muted-light">Obscura {shell.version}</span>}
@@ -93,6 +107,7 @@ export function App() {
           />
         </Modal>
       )}
+      </ScopesContext.Provider>
     </SessionContext.Provider>
   );
 }

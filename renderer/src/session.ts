@@ -9,3 +9,11 @@ export function useSessionUser(): SessionUser {
   if (!user) throw new Error('useSessionUser outside a signed-in view');
   return user;
 }
+
+/** The signed-in user's scopes as the server states them (GET /api/v1/me); empty until known. */
+export const ScopesContext = createContext<ReadonlySet<string>>(new Set());
+
+/** Whether the server grants the signed-in user this scope: the window offers only what the user may do. */
+export function useCan(scope: string): boolean {
+  return useContext(ScopesContext).has(scope);
+}

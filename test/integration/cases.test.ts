@@ -182,7 +182,7 @@ describe('cases', () => {
       requestIdOf(response);
 
       const gone = await fetchCase(created.id);
-      expect(gone).toEqual({ ...created, status: 'deleted', deleted_at: deletedAt, updated_at: deletedAt });
+      expect(gone).toEqual({ ...created, status: 'deleted', deleted_at: deletedAt, updated_at: deletedAt, clock: { ...created.clock, state: 'closed' } });
       const ids = await listedIds();
       expect(ids).not.toContain(created.id);
       expect(ids).toContain(other.id);

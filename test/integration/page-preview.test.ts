@@ -3,6 +3,7 @@ import { signInAdmin, type AppClient } from '../helpers/app-session.js';
 import { darkShare, exportFile, pdftotext, renderGray, startExportHarness, textPagesPdf, userRectToPixels, type Harness, type Rect } from '../helpers/export-fixtures.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
+import { withhold } from '../helpers/release-support.js';
 
 // "Preview as released" (GET /api/documents/{id}/pages/{n}/preview): the page the export would release, made by
 // the export's own burn and assembly on a real worker pool; compared here with the exported file by poppler.
@@ -80,5 +81,18 @@ describe('preview as released', () => {
     expect((await preview(1, other)).statusCode).toBe(404);
     const anonymous = await harness.instance.server.app.inject({ method: 'GET', url: `/api/documents/${documentId}/pages/1/preview`, headers: { host: harness.instance.host } });
     expect(anonymous.statusCode).toBe(401);
+  }, 60_000);
+
+  it('a page withheld in full is previewed as the placeholder page the requester gets, without its text', async () => {
+    await withhold(harness.instance, caseId, { document_id: documentId, pages: { from: 3, to: 3 }, exemption: '(b)(6)' });
+    const answer = await preview(3);
+    expect(answer.statusCode).toBe(200);
+    const text = pdftotext(answer.rawPayload);
+    expect(text).toContain('Withheld in full under (b)(6)');
+    expect(text).toContain('Page 3 of this document');
+    expect(pdftotext(source, { page: 3 })).toMatch(/memorandum/);
+    expect(text).not.toMatch(/memorandum|records|request/);
+    // The other pages are previewed as before.
+    expect(pdftotext((await preview(1)).rawPayload)).toMatch(/records/);
   }, 60_000);
 });

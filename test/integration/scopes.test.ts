@@ -31,6 +31,7 @@ interface Row {
 
 interface Fixtures {
   newCase(): Promise<string>;
+  newClockedCase(): Promise<string>;
   newDocument(): Promise<string>;
   newSession(): Promise<string>;
 }
@@ -55,6 +56,17 @@ const TABLE: Row[] = [
     success: 200,
     prepare: async (f) => ({ path: `/cases/${await f.newCase()}/actions`, body: { action: 'start' } }),
   },
+  { method: 'GET', path: '/cases/{case_id}/clock', scope: 'cases:read', success: 200, prepare: async (f) => ({ path: `/cases/${await f.newClockedCase()}/clock` }) },
+  {
+    method: 'POST',
+    path: '/cases/{case_id}/clock/events',
+    scope: 'cases:write',
+    success: 201,
+    prepare: async (f) => ({ path: `/cases/${await f.newClockedCase()}/clock/events`, body: { kind: 'extend', days: 5, reason: 'voluminous' } }),
+  },
+  { method: 'GET', path: '/cases/{case_id}/permissions', scope: 'cases:read', success: 200, prepare: async (f) => ({ path: `/cases/${await f.newCase()}/permissions` }) },
+  { method: 'GET', path: '/clock-settings', scope: 'cases:read', success: 200, prepare: async () => ({ path: '/clock-settings' }) },
+  { method: 'PATCH', path: '/clock-settings', scope: 'roles:write', success: 200, prepare: async () => ({ path: '/clock-settings', body: { time_limit_days: 20 } }) },
   {
     method: 'GET',
     path: '/cases/{case_id}/documents',
@@ -142,6 +154,10 @@ describe('scopes and authentication', () => {
 
   const fixtures: Fixtures = {
     newCase: () => createCase(instance, 'Scope fixture'),
+    newClockedCase: async () => {
+      const response = await instance.request({ method: 'POST', url: '/api/v1/cases', body: { name: 'Clocked fixture', receivedDate: '2031-02-20' } });
+      return (JSON.parse(response.body) as { data: { id: string } }).data.id;
+    },
     newDocument: async () => {
       const [document] = await uploadDocuments(instance, await createCase(instance, 'Scope fixture'), [{ name: 'f.pdf', bytes: minimalPdf() }]);
       return document?.id ?? '';

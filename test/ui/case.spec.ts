@@ -27,10 +27,10 @@ test('documents are added by drag-and-drop with progress, and scanned with live 
   await dropFiles(page, page.locator('.dropzone'), [
     { name: 'memo-one.pdf', type: 'application/pdf', bytes: first },
     { name: 'memo-two.pdf', type: 'application/pdf', bytes: second },
-    { name: 'notes.txt', type: 'text/plain', bytes: notAccepted },
+    { name: 'tools.exe', type: 'application/x-msdownload', bytes: notAccepted },
   ]);
-  // The text file is refused before anything is sent, in plain words; the PDFs go through.
-  await expect(page.getByRole('alert').filter({ hasText: 'Not added' })).toContainText('notes.txt: not a PDF, image, audio or video file');
+  // A program is refused before anything is sent, in plain words; the PDFs go through.
+  await expect(page.getByRole('alert').filter({ hasText: 'Not added' })).toContainText('tools.exe: not a file Obscura takes: PDF, image, audio, video, e-mail, Office or text');
   const table = page.getByRole('table', { name: 'Documents' });
   await expect(table.getByRole('link', { name: 'memo-one.pdf' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'memo-two.pdf' })).toBeVisible();
@@ -59,14 +59,20 @@ test('workflow buttons offer only the legal transitions, and comments are kept',
   const actions = page.getByRole('group', { name: 'Workflow actions' });
   const offered = () => actions.getByRole('button').allTextContents();
 
-  await expect(actions.getByRole('button')).toHaveText(['Start work', 'Cancel case']);
+  // Final steps (approve, send back, cancel) end in "…": they ask first.
+  await expect(actions.getByRole('button')).toHaveText(['Start work', 'Cancel case…']);
   await actions.getByRole('button', { name: 'Start work' }).click();
   await expect(page.locator('.case-title-row .badge').first()).toHaveText('In progress');
-  expect(await offered()).toEqual(['Submit for review', 'Cancel case']);
+  expect(await offered()).toEqual(['Submit for review', 'Cancel case…']);
   await actions.getByRole('button', { name: 'Submit for review' }).click();
-  await expect(actions.getByRole('button')).toHaveText(['Approve', 'Send back', 'Cancel case']);
-  await actions.getByRole('button', { name: 'Send back' }).click();
-  await expect(actions.getByRole('button')).toHaveText(['Start work', 'Cancel case']);
+  await expect(actions.getByRole('button')).toHaveText(['Approve…', 'Send back…', 'Cancel case…']);
+  await actions.getByRole('button', { name: 'Send back…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Send this case back?' });
+  await confirm.getByLabel('Note for the case history (optional)').fill('Page 3 still shows the phone number.');
+  await confirm.getByRole('button', { name: 'Send back' }).click();
+  await expect(actions.getByRole('button')).toHaveText(['Start work', 'Cancel case…']);
+  const history = await admin.expect<{ data: { action: string; details: { note?: string } | null }[] }>(200, 'GET', `/api/v1/cases/${created.id}/audit`);
+  expect(JSON.stringify(history.data)).toContain('Page 3 still shows the phone number.');
 
   // Someone else moves the case meanwhile: the stale button's refusal is shown in words, nothing else changes.
   await admin.expect(200, 'POST', `/api/v1/cases/${created.id}/actions`, { action: 'cancel' });

@@ -17,7 +17,7 @@ test('the export dialog lists boxes grown to cover whole glyphs, with the growth
     redactions: [{ kind: 'rectangle', layer: 'B6', reason: 'home address', coordinates: { page: 1, units: 'pdf_points', box: { x1: 160, y1: 703, x2: 300, y2: 706 } } }],
   });
   await page.goto(`/#/cases/${created.id}`);
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.getByRole('button', { name: 'Export (internal)…' }).click();
   const dialog = page.getByRole('dialog', { name: /^Export/ });
   await dialog.getByRole('radio', { name: /^PDF/ }).check();
   await dialog.getByRole('button', { name: 'Start export' }).click();

@@ -25,7 +25,7 @@ test('an export can flatten its redacted pages into images; by default they are 
     await page.goto(`/#/cases/${created.id}`);
     // A fresh page each time: a new dialog, with a new idempotency key.
     await page.reload();
-    await page.getByRole('button', { name: 'Export…' }).click();
+    await page.getByRole('button', { name: 'Export (internal)…' }).click();
     const dialog = page.getByRole('dialog', { name: /^Export/ });
     await dialog.getByRole('radio', { name: /^PDF/ }).check();
     const box = dialog.getByRole('checkbox', { name: /Flatten redacted pages/ });

@@ -47,22 +47,23 @@ test('the queue sorts, filters, searches and highlights overdue cases', async ({
   const rows = page.getByRole('table', { name: 'Cases' }).locator('tbody tr');
   const shown = () => rows.locator('td:nth-child(2) a').allTextContents();
 
-  // Default: cases being worked, soonest due first, undated last; the approved one is not in the working view.
-  await expect(rows).toHaveCount(4);
-  expect(await shown()).toEqual([names.late, names.soon, names.later, names.undated]);
-  // Overdue is highlighted, and only for open work.
+  // Default: cases not yet answered by a release, soonest due first, undated last. Approved but not yet
+  // released is still owed to the requester, so it stays in the working view (and is overdue).
+  await expect(rows).toHaveCount(5);
+  expect(await shown()).toEqual([names.finished, names.late, names.soon, names.later, names.undated]);
   await expect(page.locator(`tr[data-case-id="${late.id}"]`)).toHaveClass(/overdue/);
   await expect(page.locator(`tr[data-case-id="${late.id}"]`)).toContainText('Overdue');
+  await expect(page.locator(`tr[data-case-id="${finished.id}"]`)).toHaveClass(/overdue/);
   await expect(page.locator(`tr[data-case-id="${soon.id}"]`)).not.toHaveClass(/overdue/);
 
   await saveScreenshot(page, 'queue');
 
   // Sort by priority, descending on a second click.
   await page.getByRole('button', { name: 'Priority' }).click();
-  expect(await shown()).toEqual([names.later, names.undated, names.soon, names.late]);
+  expect(await shown()).toEqual([names.later, names.undated, names.finished, names.soon, names.late]);
   await page.getByRole('button', { name: 'Priority' }).click();
   await expect(page.getByRole('columnheader', { name: 'Priority' })).toHaveAttribute('aria-sort', 'descending');
-  expect(await shown()).toEqual([names.late, names.soon, names.undated, names.later]);
+  expect(await shown()).toEqual([names.late, names.soon, names.undated, names.finished, names.later]);
 
   // Filters: status, priority, due.
   await page.getByLabel('Status').selectOption('all');
@@ -73,7 +74,10 @@ test('the queue sorts, filters, searches and highlights overdue cases', async ({
   expect(await shown()).toEqual([names.soon]);
   await page.getByLabel('Status').selectOption('working');
   await page.getByLabel('Due').selectOption('overdue');
-  expect(await shown()).toEqual([names.late]);
+  expect(await shown()).toEqual([names.late, names.finished]);
+  await page.getByLabel('Status').selectOption('released');
+  await expect(page.getByText('No case matches these filters.')).toBeVisible();
+  await page.getByLabel('Status').selectOption('working');
   await page.getByLabel('Due').selectOption('none');
   expect(await shown()).toEqual([names.undated]);
   await page.getByLabel('Due').selectOption('any');
@@ -102,11 +106,14 @@ test('a case is created from the queue and opens', async ({ admin, signedIn: pag
   await dialog.getByLabel('Case name').fill(name);
   await dialog.getByLabel('Description').fill('Records of the 2025 audit');
   await dialog.getByLabel('Priority').selectOption('high');
+  // Without a received date the due date is set by hand.
+  await expect(dialog.getByLabel('Request received')).toHaveValue(isoDay(0));
+  await dialog.getByLabel('Request received').fill('');
   await dialog.getByLabel('Due date').fill(isoDay(14));
   await dialog.getByRole('button', { name: 'Create case' }).click();
   await expect(page.getByRole('heading', { name })).toBeVisible();
   const caseId = /#\/cases\/(\d+)/.exec(page.url())?.[1];
   expect(caseId).toBeTruthy();
-  const stored = await admin.expect<{ data: { name: string; priority: string; dueDate: string; description: string; status: string } }>(200, 'GET', `/api/v1/cases/${caseId}`);
-  expect(stored.data).toMatchObject({ name, priority: 'high', dueDate: isoDay(14), description: 'Records of the 2025 audit', status: 'open' });
+  const stored = await admin.expect<{ data: { name: string; priority: string; dueDate: string; description: string; status: string; receivedDate: string | null } }>(200, 'GET', `/api/v1/cases/${caseId}`);
+  expect(stored.data).toMatchObject({ name, priority: 'high', dueDate: isoDay(14), description: 'Records of the 2025 audit', status: 'open', receivedDate: null });
 });

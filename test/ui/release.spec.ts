@@ -41,13 +41,13 @@ test('release screen: checklist, withheld in full, index preview, stamps, and th
   });
 
   await page.goto(`/#/cases/${created.id}`);
-  await page.getByRole('link', { name: 'Release…' }).click();
+  await page.getByRole('link', { name: 'Release to requester…' }).click();
   await expect(page.getByRole('heading', { name: `Release of case ${created.id}` })).toBeVisible();
   const checklist = page.getByRole('list', { name: 'Safeguards' });
   await expect(checklist).toHaveAttribute('data-ready', 'false');
   await expect(checklist.locator('[data-check="pending_suggestions"]')).toHaveAttribute('data-state', 'blocked');
   await expect(checklist.locator('[data-check="case_approved"]')).toHaveAttribute('data-state', 'blocked');
-  await expect(checklist.locator('[data-check="pending_suggestions"]').getByRole('link', { name: `Document ${documentId}` })).toHaveAttribute('href', `#/documents/${documentId}?case=${created.id}`);
+  await expect(checklist.locator('[data-check="pending_suggestions"]').getByRole('link', { name: 'memo.pdf' })).toHaveAttribute('href', `#/documents/${documentId}?case=${created.id}`);
   await expect(checklist.locator('[data-check="separation_of_duties"]')).toHaveAttribute('data-state', 'passed');
   await shot('release-blocked');
 

@@ -55,7 +55,8 @@ test('suggestions are reviewed across the case by keyboard', async ({ admin, sig
   // A click opens the document at the suggestion's page with the suggestion highlighted.
   const remaining = await options.first().getAttribute('data-redaction-id');
   const clientId = (await admin.expect<{ data: { id: string; redaction_id: string }[] }>(200, 'GET', `/api/v1/documents/${documents[1]!.id}/redactions?limit=100`)).data.find((box) => box.id === remaining)?.redaction_id;
-  await options.first().getByRole('link', { name: 'followup.pdf · page 1' }).click();
+  await options.first().click();
+  await panel.getByRole('link', { name: 'Open followup.pdf · page 1' }).click();
   await expect(page.getByLabel('Page number')).toHaveValue('1');
   await expect(page.locator(`.suggestion.selected[data-redaction-id="${clientId}"]`)).toHaveCount(1);
   await expect(page.locator('.suggestion.selected')).toHaveCount(1);

@@ -75,7 +75,7 @@ test('sign in → case → upload → OCR → detection → accept → B6 box �
 
   // Export as zip from the case and download it.
   await page.getByRole('link', { name: '‹ Case' }).click();
-  await page.getByRole('button', { name: 'Export…' }).click();
+  await page.getByRole('button', { name: 'Export (internal)…' }).click();
   const dialog = page.getByRole('dialog', { name: /^Export/ });
   await dialog.getByRole('radio', { name: /ZIP/ }).check();
   await dialog.getByRole('button', { name: 'Start export' }).click();

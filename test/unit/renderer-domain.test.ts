@@ -46,23 +46,53 @@ describe('workflow', () => {
   });
 });
 
+const NO_CLOCK: Case['clock'] = { state: 'none', received_date: null, time_limit_days: null, extension_days: null, tolled_days: null, tolled_since: null, toll_reason: null, due_date: null, days_left: null, overdue: false };
+
 function aCase(fields: Partial<Case> & { id: string }): Case {
-  return { name: `Case ${fields.id}`, description: '', status: 'open', priority: 'normal', dueDate: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', deleted_at: null, ...fields };
+  return {
+    name: `Case ${fields.id}`,
+    description: '',
+    status: 'open',
+    priority: 'normal',
+    dueDate: null,
+    receivedDate: null,
+    timeLimitDays: null,
+    requester: null,
+    clock: NO_CLOCK,
+    release: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    updated_at: '2026-01-01T00:00:00.000Z',
+    deleted_at: null,
+    ...fields,
+  };
 }
 
 describe('case queue', () => {
   const today = '2026-03-10';
   const cases = [
-    aCase({ id: '1', dueDate: '2026-03-09', priority: 'urgent' }),
+    aCase({ id: '1', dueDate: '2026-03-09', priority: 'urgent', clock: { ...NO_CLOCK, overdue: true } }),
     aCase({ id: '2', dueDate: '2026-03-12', priority: 'low', name: 'Parks budget', description: 'playground' }),
     aCase({ id: '3', dueDate: null, priority: 'high' }),
     aCase({ id: '4', dueDate: '2026-01-01', status: 'approved' }),
     aCase({ id: '5', dueDate: '2026-03-20T09:00:00-05:00', status: 'in_review' }),
   ];
 
-  it('marks overdue only unfinished cases due before today', () => {
-    expect(cases.filter((item) => isOverdue(item, today)).map((item) => item.id)).toEqual(['1']);
-    expect(isOverdue(aCase({ id: '9', dueDate: today }), today)).toBe(false);
+  it('marks overdue as the server read the case against its day', () => {
+    expect(cases.filter((item) => isOverdue(item)).map((item) => item.id)).toEqual(['1']);
+  });
+
+  it('sorts by days left on the clock, cases without a running clock last', () => {
+    const clocked = (id: string, days_left: number | null, state: Case['clock']['state'] = 'running') => aCase({ id, clock: { ...NO_CLOCK, state, days_left } });
+    const list = [clocked('1', 5), clocked('2', -2), clocked('3', null, 'none'), clocked('4', 12, 'tolled'), clocked('5', 3, 'answered')];
+    expect(sortCases(list, 'daysLeft', 'asc').map((item) => item.id)).toEqual(['2', '1', '4', '3', '5']);
+    expect(sortCases(list, 'daysLeft', 'desc').map((item) => item.id)).toEqual(['4', '1', '2', '3', '5']);
+  });
+
+  it('the Released filter keeps only cases with a release, Being worked only those without', () => {
+    const released = aCase({ id: '7', status: 'approved', release: { number: 1, released_at: '2026-03-01T10:00:00.000Z' } });
+    const all = { search: '', statuses: [], priority: 'any', due: 'any' } as const;
+    expect(filterCases([...cases, released], { ...all, released: true }, today).map((item) => item.id)).toEqual(['7']);
+    expect(filterCases([...cases, released], { ...all, released: false }, today).map((item) => item.id)).not.toContain('7');
   });
 
   it('sorts by due date with undated cases last in both directions, and by priority rank', () => {

@@ -119,41 +119,60 @@ export interface CoverLetter {
   withheldInFull: number;
   batesRange: string | null;
   byExemption: { code: string; name: string; count: number }[];
+  /** The office's name and address (release settings), one line each; absent or null: none. */
+  letterhead?: string | null;
+  /** How to appeal (release settings), printed after the counts; absent or null: none. */
+  appealRights?: string | null;
 }
 
-/** The requester's cover letter: request number, requester-facing title, date and counts per exemption. */
+/** The requester's cover letter: letterhead, request number, requester-facing title, date, counts per exemption, appeal rights. */
 export async function coverLetterPdf(letter: CoverLetter): Promise<Uint8Array> {
   const out = await PDFDocument.create({ updateMetadata: false });
   const font = out.embedStandardFont(StandardFonts.Helvetica);
   const bold = out.embedStandardFont(StandardFonts.HelveticaBold);
-  const page = out.addPage([612, 792]);
-  const line = (text: string, y: number, size = 11, face = font, x = 72) => page.drawText(fit(face, text, size, 540 - x), { x, y, size, font: face });
-  line(letter.releaseNumber > 1 ? `Supplemental release ${letter.releaseNumber}` : 'Records release', 700, 22, bold);
-  let y = 664;
-  if (letter.requestNumber) {
-    line(`Request number: ${letter.requestNumber}`, y, 12, bold);
-    y -= 20;
-  }
-  for (const part of wrap(bold, letter.title ?? 'Records responsive to your request', 13, 468).slice(0, 4)) {
-    line(part, y, 13, bold);
-    y -= 18;
-  }
+  let page = out.addPage([612, 792]);
+  let y = 740;
+  // Top-down; a letter longer than a page (a long appeal paragraph) goes on to a second page.
+  const line = (text: string, size = 11, face = font, x = 72, step = size + 5) => {
+    if (y < 72) {
+      page = out.addPage([612, 792]);
+      y = 740;
+    }
+    page.drawText(fit(face, text, size, 540 - x), { x, y, size, font: face });
+    y -= step;
+  };
+  const letterhead = (letter.letterhead ?? '').split('\n').map((part) => part.trim()).filter(Boolean).slice(0, 6);
+  for (const [index, part] of letterhead.entries()) line(part, index === 0 ? 13 : 10, index === 0 ? bold : font);
+  if (letterhead.length > 0) y -= 18;
+  line(letter.releaseNumber > 1 ? `Supplemental release ${letter.releaseNumber}` : 'Records release', 22, bold, 72, 36);
+  if (letter.requestNumber) line(`Request number: ${letter.requestNumber}`, 12, bold, 72, 20);
+  for (const part of wrap(bold, letter.title ?? 'Records responsive to your request', 13, 468).slice(0, 4)) line(part, 13, bold, 72, 18);
   y -= 8;
-  line(`Date: ${letter.date}`, y);
-  line(`Documents released: ${letter.documents}`, y - 18);
-  line(`Pages released: ${letter.pages}`, y - 36);
-  line(`Pages withheld in full: ${letter.withheldInFull}`, y - 54);
-  if (letter.batesRange) line(`Page stamps: ${letter.batesRange}`, y - 72);
-  y -= 110;
-  line('Information withheld, by exemption', y, 12, bold);
+  line(`Date: ${letter.date}`, 11, font, 72, 18);
+  line(`Documents released: ${letter.documents}`, 11, font, 72, 18);
+  line(`Pages released: ${letter.pages}`, 11, font, 72, 18);
+  line(`Pages withheld in full: ${letter.withheldInFull}`, 11, font, 72, 18);
+  if (letter.batesRange) line(`Page stamps: ${letter.batesRange}`, 11, font, 72, 18);
   y -= 20;
-  if (letter.byExemption.length === 0) line('None', y);
+  line('Information withheld, by exemption', 12, bold, 72, 20);
+  if (letter.byExemption.length === 0) line('None');
   for (const row of letter.byExemption) {
-    line(row.code, y, 11, bold);
-    line(row.name, y, 11, font, 170);
-    line(String(row.count), y, 11, font, 480);
+    if (y < 72) line('');
+    page.drawText(fit(bold, row.code, 11, 90), { x: 72, y, size: 11, font: bold });
+    page.drawText(fit(font, row.name, 11, 300), { x: 170, y, size: 11, font });
+    page.drawText(String(row.count), { x: 480, y, size: 11, font });
     y -= 16;
   }
-  line('The enclosed withholding index lists each withheld passage and page by its page stamp.', 120, 10);
+  y -= 12;
+  line('The enclosed withholding index lists each withheld passage and page by its page stamp.', 10, font, 72, 14);
+  const appeal = (letter.appealRights ?? '').trim();
+  if (appeal) {
+    y -= 14;
+    line('Your right to appeal', 12, bold, 72, 18);
+    for (const paragraph of appeal.split(/\n+/)) {
+      for (const part of wrap(font, paragraph, 10, 468)) line(part, 10, font, 72, 14);
+      y -= 4;
+    }
+  }
   return out.save({ useObjectStreams: true, addDefaultPage: false });
 }

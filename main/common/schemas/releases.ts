@@ -40,6 +40,10 @@ export const ReleaseSettings = z
     categories: z.object(Object.fromEntries(CATEGORY_KEYS.map((key) => [key, Wording])) as Record<CategoryKey, typeof Wording>),
     /** Free text printed under each exemption in the withholding index, keyed by exemption code. */
     justifications: z.record(z.string().min(1).max(50), z.string().trim().min(1).max(2000)),
+    /** The office's name and address, one line each, at the head of the cover letter. */
+    letterhead: z.string().nullable(),
+    /** How the requester may appeal, printed at the foot of the cover letter. */
+    appeal_rights: z.string().nullable(),
   })
   .meta({ id: 'ReleaseSettings' });
 export type ReleaseSettings = z.infer<typeof ReleaseSettings>;
@@ -48,6 +52,8 @@ export const DEFAULT_RELEASE_SETTINGS: ReleaseSettings = {
   safeguards: Object.fromEntries(SAFEGUARDS.map((name) => [name, true])) as Record<Safeguard, boolean>,
   categories: { ...DEFAULT_CATEGORIES },
   justifications: {},
+  letterhead: null,
+  appeal_rights: null,
 };
 
 export const UpdateReleaseSettingsBody = z
@@ -56,6 +62,8 @@ export const UpdateReleaseSettingsBody = z
     categories: z.strictObject(Object.fromEntries(CATEGORY_KEYS.map((key) => [key, Wording.optional()])) as Record<CategoryKey, z.ZodOptional<typeof Wording>>).optional(),
     /** Replaces the whole map; null removes a code's text. */
     justifications: z.record(z.string().min(1).max(50), z.string().trim().min(1).max(2000).nullable()).optional(),
+    letterhead: z.string().trim().min(1).max(600).refine((text) => text.split('\n').length <= 6, 'at most 6 lines').nullable().optional().describe('null removes it'),
+    appeal_rights: z.string().trim().min(1).max(3000).nullable().optional().describe('null removes it'),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 export type UpdateReleaseSettingsBody = z.infer<typeof UpdateReleaseSettingsBody>;

@@ -18,6 +18,7 @@ import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
 import { rateWindows } from './020-rate-windows.js';
 import { releaseControls } from './021-release-controls.js';
+import { requestClock } from './022-request-clock.js';
 
 /**
  * The PostgreSQL history: one twin per SQLite migration (main/db/migrations), same version and name, so a row
@@ -53,4 +54,5 @@ export const postgresMigrations = twinHistory({
   19: intakeIndexes,
   20: rateWindows,
   21: releaseControls,
+  22: requestClock,
 });

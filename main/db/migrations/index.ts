@@ -17,6 +17,7 @@ import { sharedServer } from './017-shared-server.js';
 import { intakeIndexes } from './019-intake-indexes.js';
 import { rateWindows } from './020-rate-windows.js';
 import { releaseControls } from './021-release-controls.js';
+import { requestClock } from './022-request-clock.js';
 
 export interface Migration {
   version: number;
@@ -45,6 +46,7 @@ export const migrations = [
   { version: 19, name: 'intake-indexes', up: intakeIndexes },
   { version: 20, name: 'rate-windows', up: rateWindows },
   { version: 21, name: 'release-controls', up: releaseControls },
+  { version: 22, name: 'request-clock', up: requestClock },
 ] as const satisfies readonly Migration[];
 
 export type MigrationVersion = (typeof migrations)[number]['version'];

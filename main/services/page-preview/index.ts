@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { addPlaceholderPage } from '../../../worker/release-package/placeholders.js';
+import { listCaseWithholdings } from '../../db/queries/withholdings.js';
 import { z } from 'zod';
 import { DomainError } from '../../common/errors.js';
 import type { BurnPageRequest, ExportDocumentType, ExportSource } from '../../common/export-tasks.js';
@@ -68,8 +70,24 @@ async function removeWorkFiles(workPrefix: string): Promise<void> {
   await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => fs.rm(path.join(dir, name), { force: true })));
 }
 
+/** The withholding that takes this page out of the release in full, if any. */
+async function withheldInFull(db: Executor, ctx: ServiceContext, caseId: number, documentId: number, pageNumber: number) {
+  return (await listCaseWithholdings(db, ctx.actor.organizationId, caseId)).find(
+    (row) => row.document_id === documentId && (row.page_from === null || (row.page_from <= pageNumber && pageNumber <= (row.page_to ?? row.page_from))),
+  );
+}
+
 /** A one-page PDF: page `pageNumber` of the document as a release export would show it now. */
 export async function previewPage(runtime: Runtime, ctx: ServiceContext, documentId: number, pageNumber: number): Promise<Buffer> {
+  const document = await requireDocument(runtime.db, ctx, documentId);
+  const withheld = await withheldInFull(runtime.db, ctx, document.case_id, documentId, pageNumber);
+  if (withheld) {
+    // The requester gets the placeholder page, drawn from the exemption alone: the page itself is not opened.
+    const out = await PDFDocument.create();
+    const [font, bold] = [out.embedStandardFont(StandardFonts.Helvetica), out.embedStandardFont(StandardFonts.HelveticaBold)];
+    addPlaceholderPage(out, font, bold, withheld.exemption, pageNumber, pageNumber);
+    return Buffer.from(await out.save());
+  }
   const plan = await planOf(runtime.db, runtime, ctx, documentId, pageNumber);
   const settings = settingsOf(ExportOptions.parse({}));
   const workPrefix = path.join(runtime.blobs.tempDir, `preview-${randomUUID().slice(0, 8)}`);

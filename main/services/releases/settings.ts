@@ -25,6 +25,8 @@ export async function releaseSettingsOf(db: Executor, organizationId: number): P
     safeguards: { ...DEFAULT_RELEASE_SETTINGS.safeguards, ...stored.safeguards },
     categories: { ...DEFAULT_RELEASE_SETTINGS.categories, ...stored.categories },
     justifications: stored.justifications ?? {},
+    letterhead: stored.letterhead ?? null,
+    appeal_rights: stored.appeal_rights ?? null,
   });
 }
 
@@ -53,7 +55,13 @@ export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, b
     if (text === null) delete justifications[code];
     else justifications[code] = text;
   }
-  const next = ReleaseSettings.parse({ safeguards, categories, justifications });
+  const next = ReleaseSettings.parse({
+    safeguards,
+    categories,
+    justifications,
+    letterhead: body.letterhead === undefined ? current.letterhead : body.letterhead,
+    appeal_rights: body.appeal_rights === undefined ? current.appeal_rights : body.appeal_rights,
+  });
   await putReleaseSettings(db, ctx.actor.organizationId, JSON.stringify(next), isoNow(ctx));
   const turnedOff = SAFEGUARDS.filter((name) => current.safeguards[name] && !next.safeguards[name]);
   await recordChange(db, ctx, {

@@ -71,3 +71,17 @@ export function blocksOf(error: unknown): SafeguardBlock[] | null {
   const details = (error.body?.error as { details?: { blocks?: SafeguardBlock[] } } | undefined)?.details;
   return details?.blocks ?? null;
 }
+
+export interface LetterSettings {
+  letterhead: string | null;
+  appeal_rights: string | null;
+}
+
+/** The organization's release settings; only the cover letter's wording is read here. */
+export async function getLetterSettings(signal?: AbortSignal): Promise<LetterSettings> {
+  return (await request<Single<LetterSettings>>('/api/v1/release-settings', signal ? { signal } : {})).data;
+}
+
+export async function saveLetterSettings(body: LetterSettings, idempotencyKey: string): Promise<LetterSettings> {
+  return (await request<Single<LetterSettings>>('/api/v1/release-settings', { method: 'PATCH', body, idempotencyKey })).data;
+}

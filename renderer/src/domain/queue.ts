@@ -1,8 +1,7 @@
 // Filtering and sorting of the case queue (pure; tested under Node).
 import type { Case, CaseStatus } from '../api/types.js';
-import { FINAL_STATUSES } from './workflow.js';
 
-export type SortKey = 'id' | 'name' | 'status' | 'priority' | 'dueDate' | 'updated_at';
+export type SortKey = 'id' | 'name' | 'status' | 'priority' | 'dueDate' | 'daysLeft' | 'updated_at';
 export type SortDirection = 'asc' | 'desc';
 export type DueFilter = 'any' | 'overdue' | 'week' | 'none';
 
@@ -11,6 +10,8 @@ export interface QueueFilter {
   statuses: readonly CaseStatus[];
   priority: Case['priority'] | 'any';
   due: DueFilter;
+  /** true: only released cases; false: only cases not yet answered by a release; undefined: either. */
+  released?: boolean | undefined;
 }
 
 export const PRIORITY_RANK: Readonly<Record<Case['priority'], number>> = { low: 0, normal: 1, high: 2, urgent: 3 };
@@ -29,9 +30,9 @@ export function localDay(date: Date): string {
   return `${date.getFullYear()}-${month}-${day}`;
 }
 
-/** Overdue: a due date before today on a case that is still being worked. */
-export function isOverdue(item: Pick<Case, 'dueDate' | 'status'>, today: string): boolean {
-  return item.dueDate !== null && !FINAL_STATUSES.includes(item.status) && dueDay(item.dueDate) < today;
+/** Overdue as the server reads it against its day (statutory clock or hand-set due date; docs/api.md, Request clock). */
+export function isOverdue(item: Pick<Case, 'clock'>): boolean {
+  return item.clock.overdue;
 }
 
 function addDays(day: string, days: number): string {
@@ -45,7 +46,8 @@ export function filterCases(cases: readonly Case[], filter: QueueFilter, today: 
   return cases.filter((item) => {
     if (filter.statuses.length > 0 && !filter.statuses.includes(item.status)) return false;
     if (filter.priority !== 'any' && item.priority !== filter.priority) return false;
-    if (filter.due === 'overdue' && !isOverdue(item, today)) return false;
+    if (filter.released !== undefined && (item.release !== null) !== filter.released) return false;
+    if (filter.due === 'overdue' && !isOverdue(item)) return false;
     if (filter.due === 'none' && item.dueDate !== null) return false;
     if (filter.due === 'week' && (item.dueDate === null || dueDay(item.dueDate) < today || dueDay(item.dueDate) > weekEnd)) return false;
     if (terms.length > 0) {
@@ -67,7 +69,8 @@ function compare(a: Case, b: Case, key: SortKey): number {
     case 'priority':
       return PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority];
     case 'dueDate':
-      // Cases without a due date sort after every dated one, whichever the direction.
+    case 'daysLeft':
+      // Sorted in sortCases: cases without a figure sort after every other, whichever the direction.
       return 0;
     case 'updated_at':
       return a.updated_at.localeCompare(b.updated_at);
@@ -84,6 +87,12 @@ export function sortCases(cases: readonly Case[], key: SortKey, direction: SortD
       }
       const byDay = dueDay(a.dueDate).localeCompare(dueDay(b.dueDate));
       return byDay !== 0 ? sign * byDay : Number(a.id) - Number(b.id);
+    }
+    if (key === 'daysLeft') {
+      const left = (item: Case) => (item.clock.state === 'running' || item.clock.state === 'tolled' ? item.clock.days_left : null);
+      const [x, y] = [left(a), left(b)];
+      if (x === null || y === null) return x === y ? Number(a.id) - Number(b.id) : x === null ? 1 : -1;
+      return x !== y ? sign * (x - y) : Number(a.id) - Number(b.id);
     }
     const result = compare(a, b, key);
     return result !== 0 ? sign * result : Number(a.id) - Number(b.id);

@@ -4,6 +4,7 @@ import type { Case, CaseStatus } from '../api/types.js';
 import { DataTable, type Column } from '../components/DataTable.js';
 import { ErrorBanner } from '../components/ErrorBanner.js';
 import { PriorityBadge, StatusBadge } from '../components/StatusBadge.js';
+import { clockSummary } from '../domain/clock.js';
 import { formatDateTime, formatDay } from '../domain/format.js';
 import { filterCases, isOverdue, localDay, sortCases, type DueFilter, type QueueFilter, type SortDirection, type SortKey } from '../domain/queue.js';
 import { STATUS_LABELS } from '../domain/workflow.js';
@@ -11,7 +12,8 @@ import { navigate } from '../hooks/useHashRoute.js';
 import { useLoad } from '../hooks/useLoad.js';
 import { NewCaseDialog } from './NewCaseDialog.js';
 
-const WORKING_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected'];
+// Being worked: everything not yet answered by a release, approved included (approved is not yet sent).
+const WORKING_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected', 'approved'];
 const ALL_STATUSES: CaseStatus[] = ['open', 'in_progress', 'in_review', 'rejected', 'approved', 'cancelled'];
 
 const SORT_COLUMNS: { key: SortKey; label: string; className?: string }[] = [
@@ -20,18 +22,19 @@ const SORT_COLUMNS: { key: SortKey; label: string; className?: string }[] = [
   { key: 'status', label: 'Status' },
   { key: 'priority', label: 'Priority' },
   { key: 'dueDate', label: 'Due' },
+  { key: 'daysLeft', label: 'Clock' },
   { key: 'updated_at', label: 'Last change' },
 ];
 
 export function CaseQueue() {
   const cases = useLoad((signal) => listCases(signal), []);
-  const [filter, setFilter] = useState<QueueFilter>({ search: '', statuses: WORKING_STATUSES, priority: 'any', due: 'any' });
+  const [filter, setFilter] = useState<QueueFilter>({ search: '', statuses: WORKING_STATUSES, priority: 'any', due: 'any', released: false });
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'dueDate', direction: 'asc' });
   const [creating, setCreating] = useState(false);
   const today = localDay(new Date());
 
   const rows = useMemo(() => sortCases(filterCases(cases.data ?? [], filter, today), sort.key, sort.direction), [cases.data, filter, sort, today]);
-  const overdueCount = useMemo(() => (cases.data ?? []).filter((item) => isOverdue(item, today)).length, [cases.data, today]);
+  const overdueCount = useMemo(() => (cases.data ?? []).filter((item) => isOverdue(item)).length, [cases.data]);
 
   const toggleSort = (key: SortKey) =>
     setSort((previous) => (previous.key === key ? { key, direction: previous.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: key === 'updated_at' ? 'desc' : 'asc' }));
@@ -52,7 +55,7 @@ export function CaseQueue() {
     };
   });
 
-  const statusPreset = filter.statuses === WORKING_STATUSES ? 'working' : filter.statuses.length === 0 ? 'all' : filter.statuses[0];
+  const statusPreset = filter.released === true ? 'released' : filter.statuses === WORKING_STATUSES ? 'working' : filter.statuses.length === 0 ? 'all' : filter.statuses[0];
 
   const onCreated = (created: Case) => {
     cases.setData((previous) => [...(previous ?? []), created]);
@@ -88,10 +91,12 @@ export function CaseQueue() {
             value={statusPreset}
             onChange={(event) => {
               const value = event.target.value;
-              setFilter({ ...filter, statuses: value === 'working' ? WORKING_STATUSES : value === 'all' ? [] : [value as CaseStatus] });
+              const statuses = value === 'working' ? WORKING_STATUSES : value === 'all' || value === 'released' ? [] : [value as CaseStatus];
+              setFilter({ ...filter, statuses, released: value === 'working' ? false : value === 'released' ? true : undefined });
             }}
           >
             <option value="working">Being worked</option>
+            <option value="released">Released</option>
             <option value="all">All</option>
             {ALL_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -129,9 +134,10 @@ export function CaseQueue() {
         columns={columns}
         rows={cases.data ? rows : null}
         empty={cases.data?.length === 0 ? 'No cases yet. Create the first one with “New case”.' : 'No case matches these filters.'}
-        rowProps={(item) => ({ className: isOverdue(item, today) ? 'overdue' : undefined, 'data-case-id': item.id })}
+        rowProps={(item) => ({ className: isOverdue(item) ? 'overdue' : undefined, 'data-case-id': item.id })}
         cells={(item) => {
-          const overdue = isOverdue(item, today);
+          const overdue = isOverdue(item);
+          const clock = clockSummary(item);
           return (
             <>
               <td className="num">{item.id}</td>
@@ -143,14 +149,17 @@ export function CaseQueue() {
               </td>
               <td>
                 <StatusBadge status={item.status} />
+                {item.release && (
+                  <span className="badge released" title={`Release ${item.release.number} went out ${formatDateTime(item.release.released_at)}`}>
+                    Released #{item.release.number} · {formatDay(item.release.released_at)}
+                  </span>
+                )}
               </td>
               <td>
                 <PriorityBadge priority={item.priority} />
               </td>
-              <td className={overdue ? 'due overdue-text' : 'due'}>
-                {formatDay(item.dueDate)}
-                {overdue && <span className="tag-overdue">Overdue</span>}
-              </td>
+              <td className={overdue ? 'due overdue-text' : 'due'}>{formatDay(item.dueDate)}</td>
+              <td>{clock.label && <span className={`clock-tag clock-${clock.tone}`} title={clock.detail}>{clock.label}</span>}</td>
               <td className="muted">{formatDateTime(item.updated_at)}</td>
             </>
           );

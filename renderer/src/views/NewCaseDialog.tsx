@@ -5,6 +5,8 @@ import type { Case } from '../api/types.js';
 import { ErrorBanner } from '../components/ErrorBanner.js';
 import { Modal } from '../components/Modal.js';
 import { PriorityField } from '../components/PriorityField.js';
+import { localDay } from '../domain/queue.js';
+import { RequesterFields, requesterOf, type RequesterDraft } from './case/RequesterFields.js';
 
 interface Props {
   onClose: () => void;
@@ -16,6 +18,9 @@ export function NewCaseDialog({ onClose, onCreated }: Props) {
   const [description, setDescription] = useState('');
   const [priority, setPriority] = useState<Case['priority']>('normal');
   const [dueDate, setDueDate] = useState('');
+  // A request is received today unless the clerk says otherwise; its due date then follows the statutory clock.
+  const [receivedDate, setReceivedDate] = useState(() => localDay(new Date()));
+  const [requester, setRequester] = useState<RequesterDraft>({ name: '', email: '', phone: '', address: '' });
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   // One key for this dialog's one case: pressing Create again after a failure cannot create two.
@@ -26,7 +31,19 @@ export function NewCaseDialog({ onClose, onCreated }: Props) {
     setBusy(true);
     setError(null);
     try {
-      onCreated(await createCase({ name: name.trim(), description: description.trim(), priority, ...(dueDate && { dueDate }) }, key));
+      const contact = requesterOf(requester);
+      onCreated(
+        await createCase(
+          {
+            name: name.trim(),
+            description: description.trim(),
+            priority,
+            ...(receivedDate ? { receivedDate } : dueDate && { dueDate }),
+            ...(contact && { requester: contact }),
+          },
+          key,
+        ),
+      );
     } catch (failure) {
       setError(failure);
       setBusy(false);
@@ -60,10 +77,23 @@ export function NewCaseDialog({ onClose, onCreated }: Props) {
         <div className="row">
           <PriorityField value={priority} onChange={setPriority} />
           <label className="field">
-            <span>Due date</span>
-            <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
+            <span>Request received</span>
+            <input type="date" value={receivedDate} onChange={(event) => setReceivedDate(event.target.value)} aria-describedby="received-hint" />
           </label>
+          {!receivedDate && (
+            <label className="field">
+              <span>Due date</span>
+              <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
+            </label>
+          )}
         </div>
+        <p id="received-hint" className="hint">
+          {receivedDate ? 'The due date is counted in business days from this date, by the office’s time limit and holidays.' : 'Without a received date the case has no statutory clock; set a due date by hand.'}
+        </p>
+        <fieldset className="fieldset">
+          <legend>Requester (internal, never released)</legend>
+          <RequesterFields value={requester} onChange={setRequester} />
+        </fieldset>
         <ErrorBanner error={error} />
       </form>
     </Modal>

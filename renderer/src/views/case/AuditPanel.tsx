@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { caseAuditCsvUrl, listCaseAudit, type AuditChange, type AuditEntry, type AuditFilter } from '../../api/audit.js';
 import type { Document } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
-import { formatDateTime } from '../../domain/format.js';
+import { describeAction, documentName, formatDateTime } from '../../domain/format.js';
 import { useLoad } from '../../hooks/useLoad.js';
 
 // Who did what and when in this case, with each redaction box before and after; filters and a CSV download.
@@ -40,7 +40,7 @@ function boxState(value: Record<string, unknown> | null): string {
 function ChangeLine({ change }: { change: AuditChange }) {
   return (
     <li>
-      {change.change} <code>{change.redaction_id.slice(0, 8)}</code>: {boxState(change.before)} → {boxState(change.after)}
+      {change.change} box: {boxState(change.before)} → {boxState(change.after)}
     </li>
   );
 }
@@ -118,8 +118,8 @@ export function AuditPanel({ caseId, documents }: { caseId: string; documents: D
             <tr key={entry.id} data-action={entry.action}>
               <td>{formatDateTime(entry.at)}</td>
               <td>{who(entry)}</td>
-              <td>{entry.action}</td>
-              <td>{entry.document_id ? (names.get(entry.document_id) ?? `document ${entry.document_id}`) : '—'}</td>
+              <td title={entry.action}>{describeAction(entry.action, entry.details)}</td>
+              <td>{documentName(entry.document_id, names)}</td>
               <td>
                 {entry.changes && entry.changes.length > 0 ? (
                   <ul className="audit-changes">

@@ -1,48 +1,59 @@
 import { useState, type FormEvent } from 'react';
 import { runCaseAction, updateCase } from '../../api/cases.js';
 import { ApiError } from '../../api/errors.js';
-import { newIdempotencyKey } from '../../api/http.js';
-import type { Case, CaseAction } from '../../api/types.js';
+import { reapprove } from '../../api/releases.js';
+import type { Case, CaseAction, CasePermissions } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { Modal } from '../../components/Modal.js';
 import { PriorityField } from '../../components/PriorityField.js';
 import { PriorityBadge, StatusBadge } from '../../components/StatusBadge.js';
+import { clockSummary } from '../../domain/clock.js';
 import { formatDateTime, formatDay } from '../../domain/format.js';
-import { isOverdue, localDay } from '../../domain/queue.js';
 import { WORKFLOW, allowedActions } from '../../domain/workflow.js';
+import { useAction } from '../../hooks/useAction.js';
+import { RequesterFields, draftOf, requesterOf } from './RequesterFields.js';
 
 interface Props {
   value: Case;
+  /** The server's answer about what the signed-in user may do here; null while it loads. */
+  permissions: CasePermissions | null;
   onChanged: (updated: Case) => void;
   /** The case changed elsewhere (an action was refused for its status): load it again. */
   onStale: () => void;
   onExport: () => void;
 }
 
-/** Case facts, the workflow actions its status allows, and editing of its details. */
-export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<CaseAction | 'edit' | null>(null);
-  const [editing, setEditing] = useState(false);
-  // A failed action keeps its key, so trying it again cannot run it twice.
-  const [actionKeys, setActionKeys] = useState<Partial<Record<CaseAction, string>>>({});
-  const overdue = isOverdue(value, localDay(new Date()));
+/** Actions final enough to confirm first, with an optional note kept in the case's history. */
+const CONFIRMED: Partial<Record<CaseAction, { title: string; text: string }>> = {
+  approve: { title: 'Approve this case?', text: 'Approval is final: it releases the case for the requester’s package. Another person checked the redactions; you confirm they are complete.' },
+  reject: { title: 'Send this case back?', text: 'The case returns to the person preparing it. Say what needs to change.' },
+  cancel: { title: 'Cancel this case?', text: 'A cancelled case stops its clock and cannot be worked any more.' },
+};
 
-  const act = async (action: CaseAction) => {
-    const key = actionKeys[action] ?? newIdempotencyKey();
-    setActionKeys((previous) => ({ ...previous, [action]: key }));
-    setBusy(action);
-    setError(null);
-    try {
-      onChanged(await runCaseAction(value.id, action, key));
-      setActionKeys({});
-    } catch (failure) {
-      setError(failure);
-      if (failure instanceof ApiError && failure.code === 'invalid_transition') {
-        setActionKeys({});
-        onStale();
+/** Case facts, the workflow actions the server says this user may take, and editing of its details. */
+export function CaseHeader({ value, permissions, onChanged, onStale, onExport }: Props) {
+  const action = useAction();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState<CaseAction | 'reapprove' | null>(null);
+  const clock = clockSummary(value);
+  const may = (name: keyof CasePermissions['actions']) => permissions?.actions[name].allowed === true;
+  const offered = allowedActions(value.status).filter((name) => may(name));
+  const approval = permissions?.approval ?? null;
+
+  const act = async (name: CaseAction, note?: string) => {
+    const send = async (key: string) => {
+      try {
+        return await runCaseAction(value.id, name, key, note);
+      } catch (failure) {
+        // The case moved on elsewhere: show it as it is now.
+        if (failure instanceof ApiError && failure.code === 'invalid_transition') onStale();
+        throw failure;
       }
-    } finally {
-      setBusy(null);
+    };
+    const updated = await action.run(name, send, { name, note });
+    if (updated) {
+      onChanged(updated);
+      setConfirming(null);
     }
   };
 
@@ -52,31 +63,51 @@ export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
         <h1 id="case-title">{value.name}</h1>
         <StatusBadge status={value.status} />
         <PriorityBadge priority={value.priority} />
+        {value.release && <span className="badge released">Released #{value.release.number} · {formatDay(value.release.released_at)}</span>}
         <div className="spacer" />
         <div className="actions" role="group" aria-label="Workflow actions">
-          {allowedActions(value.status).map((action) => (
+          {offered.map((name) => (
             <button
-              key={action}
+              key={name}
               type="button"
-              className={action === 'cancel' || action === 'reject' ? 'button' : 'button primary'}
-              disabled={busy !== null}
-              onClick={() => act(action)}
-              data-action={action}
+              className={name === 'cancel' || name === 'reject' ? 'button' : 'button primary'}
+              disabled={action.busy !== null}
+              onClick={() => (CONFIRMED[name] ? setConfirming(name) : void act(name))}
+              data-action={name}
             >
-              {busy === action ? 'Working…' : WORKFLOW[action].label}
+              {action.busy === name ? 'Working…' : WORKFLOW[name].label}
+              {CONFIRMED[name] ? '…' : ''}
             </button>
           ))}
+          {approval?.reopened && may('reapprove') && (
+            <button type="button" className="button primary" data-action="reapprove" onClick={() => setConfirming('reapprove')}>
+              Re-approve…
+            </button>
+          )}
         </div>
-        <button type="button" className="button" onClick={() => setEditing((open) => !open)} aria-expanded={editing}>
-          Edit details
+        {may('edit_case') && (
+          <button type="button" className="button" onClick={() => setEditing((open) => !open)} aria-expanded={editing}>
+            Edit details
+          </button>
+        )}
+        <button type="button" className="button" onClick={onExport} title="An internal copy for the office: redacted PDFs or the case record. Never sent to the requester.">
+          Export (internal)…
         </button>
-        <button type="button" className="button" onClick={onExport}>
-          Export…
-        </button>
-        <a className="button" href={`#/cases/${value.id}/release`}>
-          Release…
-        </a>
+        {may('release') && (
+          <a className="button" href={`#/cases/${value.id}/release`} title="The package the requester gets: redacted PDFs, withholding index and cover letter.">
+            Release to requester…
+          </a>
+        )}
       </div>
+      {approval?.reopened && (
+        <div className="banner banner-warning" role="status" data-testid="approval-reopened">
+          <span className="banner-text">
+            Approval of {formatDateTime(approval.approved_at)} is reopened: redactions changed in {approval.changed_document_ids.length} document(s)
+            {approval.withholding_changes > 0 ? ` and ${approval.withholding_changes} withholding change(s)` : ''} since then.
+            {may('reapprove') ? ' Check the changes and re-approve.' : ` ${permissions?.actions.reapprove.reason ?? ''}`}
+          </span>
+        </div>
+      )}
       <dl className="facts">
         <div>
           <dt>Case no.</dt>
@@ -84,9 +115,9 @@ export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
         </div>
         <div>
           <dt>Due</dt>
-          <dd className={overdue ? 'overdue-text' : undefined}>
-            {formatDay(value.dueDate)}
-            {overdue && <span className="tag-overdue">Overdue</span>}
+          <dd className={value.clock.overdue ? 'overdue-text' : undefined}>
+            {value.clock.state === 'tolled' ? 'Paused' : formatDay(value.dueDate)}
+            {clock.label && <span className={`clock-tag clock-${clock.tone}`} title={clock.detail}>{clock.label}</span>}
           </dd>
         </div>
         <div>
@@ -97,23 +128,47 @@ export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
           <dt>Last change</dt>
           <dd>{formatDateTime(value.updated_at)}</dd>
         </div>
+        {approval && (
+          <div>
+            <dt>Approved</dt>
+            <dd>
+              {formatDateTime(approval.approved_at)}
+              {approval.note && <span className="muted"> — “{approval.note}”</span>}
+            </dd>
+          </div>
+        )}
       </dl>
       {value.description && <p className="case-description">{value.description}</p>}
-      <ErrorBanner error={error} onDismiss={() => setError(null)} />
+      <ErrorBanner error={action.error} onDismiss={action.clearError} />
       {editing && (
         <EditDetails
           value={value}
-          busy={busy === 'edit'}
-          onSave={async (changes, key) => {
-            setBusy('edit');
-            setError(null);
-            try {
-              onChanged(await updateCase(value.id, changes, key));
+          busy={action.busy === 'edit'}
+          onSave={async (changes) => {
+            const updated = await action.run('edit', (key) => updateCase(value.id, changes, key), changes);
+            if (updated) {
+              onChanged(updated);
               setEditing(false);
-            } catch (failure) {
-              setError(failure);
-            } finally {
-              setBusy(null);
+            }
+          }}
+        />
+      )}
+      {confirming && (
+        <ConfirmAction
+          kind={confirming}
+          approval={approval}
+          busy={action.busy !== null}
+          error={action.error}
+          onCancel={() => {
+            setConfirming(null);
+            action.clearError();
+          }}
+          onConfirm={async (note) => {
+            if (confirming !== 'reapprove') return act(confirming, note);
+            const done = await action.run('reapprove', (key) => reapprove(value.id, key));
+            if (done) {
+              setConfirming(null);
+              onStale();
             }
           }}
         />
@@ -122,18 +177,72 @@ export function CaseHeader({ value, onChanged, onStale, onExport }: Props) {
   );
 }
 
+interface ConfirmProps {
+  kind: CaseAction | 'reapprove';
+  approval: CasePermissions['approval'];
+  busy: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: (note: string | undefined) => Promise<void>;
+}
+
+function ConfirmAction({ kind, approval, busy, error, onCancel, onConfirm }: ConfirmProps) {
+  const [note, setNote] = useState('');
+  const text =
+    kind === 'reapprove'
+      ? { title: 'Re-approve this case?', text: `Since the approval of ${formatDateTime(approval?.approved_at)}, redactions changed in ${approval?.changed_document_ids.length ?? 0} document(s)${approval?.withholding_changes ? ` and ${approval.withholding_changes} withholding change(s)` : ''}. Check them, then approve the case as it stands now.` }
+      : (CONFIRMED[kind] ?? { title: WORKFLOW[kind].label, text: '' });
+  const label = kind === 'reapprove' ? 'Re-approve' : WORKFLOW[kind].label;
+  return (
+    <Modal
+      title={text.title}
+      onClose={onCancel}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onCancel}>
+            Not now
+          </button>
+          <button type="submit" form="confirm-action" className="button primary" disabled={busy} data-action={`confirm-${kind}`}>
+            {busy ? 'Working…' : label}
+          </button>
+        </>
+      }
+    >
+      <form
+        id="confirm-action"
+        className="form"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          void onConfirm(note.trim() || undefined);
+        }}
+      >
+        <p>{text.text}</p>
+        {kind !== 'reapprove' && (
+          <label className="field">
+            <span>Note for the case history (optional)</span>
+            <textarea value={note} onChange={(event) => setNote(event.target.value)} rows={3} maxLength={2000} />
+          </label>
+        )}
+        <ErrorBanner error={error} />
+      </form>
+    </Modal>
+  );
+}
+
 interface EditProps {
   value: Case;
   busy: boolean;
-  onSave: (changes: Parameters<typeof updateCase>[1], key: string) => Promise<void>;
+  onSave: (changes: Parameters<typeof updateCase>[1]) => Promise<void>;
 }
 
 function EditDetails({ value, busy, onSave }: EditProps) {
   const [name, setName] = useState(value.name);
   const [description, setDescription] = useState(value.description);
   const [priority, setPriority] = useState(value.priority);
-  const [dueDate, setDueDate] = useState(value.dueDate ? value.dueDate.slice(0, 10) : '');
-  const [key] = useState(newIdempotencyKey);
+  const [receivedDate, setReceivedDate] = useState(value.receivedDate ?? '');
+  const [timeLimit, setTimeLimit] = useState(value.timeLimitDays === null ? '' : String(value.timeLimitDays));
+  const [dueDate, setDueDate] = useState(value.receivedDate === null && value.dueDate ? value.dueDate.slice(0, 10) : '');
+  const [requester, setRequester] = useState(() => draftOf(value.requester));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -141,10 +250,17 @@ function EditDetails({ value, busy, onSave }: EditProps) {
     if (name.trim() !== value.name) changes.name = name.trim();
     if (description !== value.description) changes.description = description;
     if (priority !== value.priority) changes.priority = priority;
-    const due = dueDate || null;
-    if (due !== (value.dueDate ? value.dueDate.slice(0, 10) : null)) changes.dueDate = due;
+    if ((receivedDate || null) !== value.receivedDate) changes.receivedDate = receivedDate || null;
+    const limit = timeLimit.trim() ? Number(timeLimit) : null;
+    if (limit !== value.timeLimitDays) changes.timeLimitDays = limit;
+    if (!receivedDate) {
+      const due = dueDate || null;
+      if (due !== (value.dueDate ? value.dueDate.slice(0, 10) : null)) changes.dueDate = due;
+    }
+    const contact = requesterOf(requester);
+    if (JSON.stringify(contact) !== JSON.stringify(value.requester === null ? null : requesterOf(draftOf(value.requester)))) changes.requester = contact;
     if (Object.keys(changes).length === 0) return;
-    void onSave(changes, key);
+    void onSave(changes);
   };
 
   return (
@@ -155,13 +271,27 @@ function EditDetails({ value, busy, onSave }: EditProps) {
       </label>
       <PriorityField value={priority} onChange={setPriority} />
       <label className="field">
-        <span>Due date</span>
-        <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
+        <span>Request received</span>
+        <input type="date" value={receivedDate} onChange={(event) => setReceivedDate(event.target.value)} />
       </label>
+      <label className="field">
+        <span>Time limit (business days; blank: office default)</span>
+        <input type="number" min={1} max={250} value={timeLimit} onChange={(event) => setTimeLimit(event.target.value)} disabled={!receivedDate} />
+      </label>
+      {!receivedDate && (
+        <label className="field">
+          <span>Due date</span>
+          <input type="date" value={dueDate} onChange={(event) => setDueDate(event.target.value)} />
+        </label>
+      )}
       <label className="field grow">
         <span>Description</span>
         <input value={description} onChange={(event) => setDescription(event.target.value)} />
       </label>
+      <fieldset className="fieldset grow">
+        <legend>Requester (internal, never released)</legend>
+        <RequesterFields value={requester} onChange={setRequester} />
+      </fieldset>
       <button type="submit" className="button primary" disabled={busy}>
         {busy ? 'Saving…' : 'Save details'}
       </button>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { getCase, listCaseDocuments } from '../../api/cases.js';
+import { getCase, getCasePermissions, listCaseDocuments } from '../../api/cases.js';
 import { getJob, listDocumentJobs } from '../../api/jobs.js';
 import type { Case, Document, Job } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
@@ -16,6 +16,7 @@ import { DuplicatesNotice } from './DuplicatesNotice.js';
 import { ProcessAll } from './ProcessAll.js';
 import { IntakePanel } from './IntakePanel.js';
 import { PasswordNotice } from './PasswordPrompt.js';
+import { RequestClockPanel } from './RequestClockPanel.js';
 import { SearchPanel } from './SearchPanel.js';
 import { SuggestionsQueue } from './SuggestionsQueue.js';
 import { UploadPanel } from './UploadPanel.js';
@@ -33,6 +34,9 @@ export function CaseView({ caseId }: { caseId: string }) {
     },
     [caseId],
   );
+  // What the signed-in user may do here, asked again whenever the case changes.
+  const permissions = useLoad((signal) => getCasePermissions(caseId, signal), [caseId, record.data?.updated_at, record.data?.status]);
+  const may = (name: 'upload' | 'process') => permissions.data?.actions[name].allowed === true;
   const [selected, setSelected] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const [runs, setRuns] = useState(0);
@@ -94,23 +98,26 @@ export function CaseView({ caseId }: { caseId: string }) {
       <nav className="breadcrumbs" aria-label="Breadcrumb">
         <a href="#/cases">Case queue</a> <span aria-hidden="true">›</span> <span>Case {current.id}</span>
       </nav>
-      <CaseHeader value={current} onChanged={(updated) => record.setData(updated)} onStale={record.reload} onExport={() => setExporting(true)} />
+      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} />
       <div className="case-columns">
         <div className="case-main">
-          <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />
+          {may('upload') && <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />}
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <PasswordNotice documents={documents.data ?? []} onUnlocked={onUnlocked} />
-          <ProcessAll documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
-          <DocumentsTable documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
+          <ProcessAll canProcess={may('process')} documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
+          <DocumentsTable canProcess={may('process')} documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
           <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
           <SuggestionsQueue caseId={caseId} refreshKey={queueKey} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
         </div>
-        <aside className="case-side" aria-label="Comments">
-          <CommentsPanel document={selectedDocument} />
-        </aside>
+        <div className="case-side">
+          <RequestClockPanel value={current} onChanged={record.reload} />
+          <aside aria-label="Comments">
+            <CommentsPanel document={selectedDocument} />
+          </aside>
+        </div>
       </div>
       {exporting && <ExportDialog value={current} documents={documents.data ?? []} onClose={() => setExporting(false)} />}
     </section>

@@ -20,9 +20,11 @@ interface Props {
   onSelect: (documentId: string) => void;
   /** Automatic processing per document id (GET …/processing). */
   automatic?: ReadonlyMap<string, ProcessingEntry>;
+  /** The server lets this user start processing. */
+  canProcess?: boolean;
 }
 
-export function DocumentsTable({ documents, loading, caseId, tracker, selected, onSelect, automatic }: Props) {
+export function DocumentsTable({ documents, loading, caseId, tracker, selected, onSelect, automatic, canProcess = true }: Props) {
   // Templates are optional: without the permission or the route the detection button runs every kind.
   const templates = useLoad((signal) => listTemplates(signal).catch((): RedactionTemplate[] => []), []);
   return (
@@ -51,7 +53,7 @@ export function DocumentsTable({ documents, loading, caseId, tracker, selected, 
           <td className="num">{formatBytes(document.size)}</td>
           <td className="muted">{formatDateTime(document.created_at)}</td>
           <td>
-            <JobControls document={document} tracker={tracker} templates={templates.data ?? []} />
+            <JobControls document={document} tracker={tracker} templates={templates.data ?? []} canStart={canProcess} />
             <AutomaticState entry={automatic?.get(document.id)} />
           </td>
         </>

@@ -1,3 +1,4 @@
+import { familyOrder } from '../../domain/collections.js';
 import { useEffect, useState } from 'react';
 import { getFamily, listCaseIntake, type CaseIntakeList, type Family, type IntakeFilter } from '../../api/intake.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
@@ -103,7 +104,7 @@ export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey
   const [filter, setFilter] = useState<IntakeFilter>('all');
   const [selected, setSelected] = useState<string | null>(null);
   const list = useLoad((signal) => listCaseIntake(caseId, filter, null, signal), [caseId, filter, refreshKey]);
-  const entries = list.data ?? [];
+  const entries = familyOrder(list.data ?? []);
   const busy = entries.some((entry) => entry.intake.status === 'pending' || entry.intake.status === 'converting');
   const { reload } = list;
   // Conversion runs in the background: look again while anything is still on its way.
@@ -127,7 +128,14 @@ export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey
       {entries.length === 0 && !list.loading ? <p className="muted">No documents match.</p> : null}
       <ul className="intake-list" aria-label="Intake documents">
         {entries.map((entry) => (
-          <li key={entry.document.id} data-document-id={entry.document.id} className={entry.document.id === selected ? 'selected' : undefined}>
+          <li
+            key={entry.document.id}
+            data-document-id={entry.document.id}
+            data-depth={entry.depth}
+            style={entry.depth > 0 ? { paddingLeft: `${entry.depth * 1.25}rem` } : undefined}
+            className={entry.document.id === selected ? 'selected' : undefined}
+          >
+            {entry.depth > 0 && <span aria-label="attached to the message above">└ </span>}
             <button type="button" className="link" onClick={() => setSelected(entry.document.id === selected ? null : entry.document.id)} aria-expanded={entry.document.id === selected}>
               {title(entry)}
             </button>

@@ -19,10 +19,12 @@ interface Props {
   document: Document;
   tracker: JobTracker;
   templates: readonly RedactionTemplate[];
+  /** The server lets this user start processing; otherwise only the jobs' states show. */
+  canStart?: boolean;
 }
 
 /** Start buttons for a document's processing jobs, each with the live state of its latest run. */
-export function JobControls({ document, tracker, templates }: Props) {
+export function JobControls({ document, tracker, templates, canStart = true }: Props) {
   const [error, setError] = useState<unknown>(null);
   const [starting, setStarting] = useState<JobKind | null>(null);
   const [templateId, setTemplateId] = useState('');
@@ -62,9 +64,15 @@ export function JobControls({ document, tracker, templates }: Props) {
                   ))}
                 </select>
               )}
-              <button type="button" className="button small" title={title} disabled={running || starting !== null} onClick={() => void start(kind)} data-job={kind}>
-                {starting === kind ? 'Starting…' : label}
-              </button>
+              {canStart ? (
+                <button type="button" className="button small" title={title} disabled={running || starting !== null} onClick={() => void start(kind)} data-job={kind}>
+                  {starting === kind ? 'Starting…' : label}
+                </button>
+              ) : (
+                <span className="muted" data-job={kind}>
+                  {label}
+                </span>
+              )}
               {job && <JobState job={job} />}
             </span>
           );

@@ -30,13 +30,15 @@ async function untilFinished(job: Job): Promise<Job> {
 
 interface Props {
   documents: Document[];
+  /** The server says this user may start processing; otherwise only automatic progress shows. */
+  canProcess?: boolean;
   /** The case's automatic processing, shown while no run of this panel is on screen. */
   automatic?: ReactNode;
   /** After a run, so views that read its results (the suggestions queue) load again. */
   onFinished?: () => void;
 }
 
-export function ProcessAll({ documents, automatic, onFinished }: Props) {
+export function ProcessAll({ documents, canProcess = true, automatic, onFinished }: Props) {
   const [states, setStates] = useState<Record<string, DocState>>({});
   const [running, setRunning] = useState(false);
   const [progress, setProgress] = useState({ done: 0, total: 0, started: 0 });
@@ -100,16 +102,18 @@ export function ProcessAll({ documents, automatic, onFinished }: Props) {
         <h2 id="process-title" className="grow">
           Processing
         </h2>
-        <button type="button" className="button primary small" disabled={running || targets.length === 0} onClick={() => void run()}>
-          {running ? 'Processing…' : 'Process all'}
-        </button>
+        {canProcess && (
+          <button type="button" className="button primary small" disabled={running || targets.length === 0} onClick={() => void run()}>
+            {running ? 'Processing…' : 'Process all'}
+          </button>
+        )}
         {running && (
           <button type="button" className="button small ghost" onClick={() => (stop.current = true)}>
             Stop after current steps
           </button>
         )}
       </div>
-      {!ran && <p className="muted">Scan, OCR where needed and detection for every document ({targets.length}), in one go.</p>}
+      {!ran && canProcess && <p className="muted">Scan, OCR where needed and detection for every document ({targets.length}), in one go.</p>}
       {!ran && automatic}
       {ran && (
         <>

@@ -140,14 +140,20 @@ export function SuggestionsQueue({ caseId, refreshKey }: { caseId: string; refre
               <li key={item.id} id={`queue-${item.id}`} role="option" aria-selected={item === selected} data-redaction-id={item.id} onClick={() => setCurrent(index)}>
                 <strong className="queue-text">{item.text || '(no text under the box)'}</strong>
                 <span className="queue-kind">{item.label}</span>
-                <a href={`${routeHref({ name: 'document', documentId: item.document_id, caseId })}&page=${item.page}&redaction=${encodeURIComponent(item.redaction_id)}`}>
+                <span className="queue-where">
                   {item.file_name} · page {item.page}
-                </a>
+                </span>
                 <span className="queue-context muted">{item.context}</span>
               </li>
             ))}
           </ol>
           <div className="row queue-actions">
+            {selected && (
+              // A row only selects; this link, for the selected suggestion, opens the document at it.
+              <a className="button small" href={`${routeHref({ name: 'document', documentId: selected.document_id, caseId })}&page=${selected.page}&redaction=${encodeURIComponent(selected.redaction_id)}`}>
+                Open {selected.file_name} · page {selected.page}
+              </a>
+            )}
             <button type="button" className="button small primary" disabled={busy || !selected} onClick={() => void decideOne(selected, 'accept')}>
               Accept
             </button>

@@ -5,7 +5,7 @@ import { newIdempotencyKey } from '../../api/http.js';
 import type { Document } from '../../api/types.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
 import { formatBytes } from '../../domain/format.js';
-import { MAX_FILES_PER_UPLOAD, fileProblem } from '../../domain/upload.js';
+import { MAX_FILES_PER_UPLOAD, fileProblem, ACCEPT_ATTRIBUTE } from '../../domain/upload.js';
 
 interface Props {
   caseId: string;
@@ -150,7 +150,7 @@ export function UploadPanel({ caseId, disabled, onUploaded }: Props) {
         onDrop={onDrop}
         aria-disabled={disabled}
       >
-        <span>Drop PDFs, images or recordings here, or</span>
+        <span>Drop PDFs, images, e-mail, Office files or recordings here, or</span>
         <button type="button" className="button small" disabled={disabled} onClick={() => input.current?.click()}>
           Choose files…
         </button>
@@ -159,6 +159,7 @@ export function UploadPanel({ caseId, disabled, onUploaded }: Props) {
           type="file"
           multiple
           hidden
+          accept={ACCEPT_ATTRIBUTE}
           aria-label="Files to upload"
           data-testid="upload-input"
           onChange={(event) => {

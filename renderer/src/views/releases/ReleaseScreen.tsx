@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { getCase, listCaseDocuments } from '../../api/cases.js';
+import { useRef, useState, type FormEvent } from 'react';
+import { getCase, getCasePermissions, listCaseDocuments } from '../../api/cases.js';
 import { exportDownloadUrl, getExport, type Export } from '../../api/exports.js';
-import { newIdempotencyKey, request, type Page } from '../../api/http.js';
+import { request, type Page } from '../../api/http.js';
+import { AttemptKeys } from '../../api/idempotency.js';
 import { blocksOf, getReleaseCheck, getReleaseDetails, listWithholdings, previewIndex, reapprove, saveReleaseDetails, startRelease } from '../../api/releases.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { useLoad } from '../../hooks/useLoad.js';
@@ -11,7 +12,7 @@ import { WithholdingsPanel } from './WithholdingsPanel.js';
 type Position = 'bottom_left' | 'bottom_center' | 'bottom_right';
 
 async function loadAll(caseId: string, signal: AbortSignal) {
-  const [value, details, check, withholdings, documents, index, exemptions] = await Promise.all([
+  const [value, details, check, withholdings, documents, index, exemptions, permissions] = await Promise.all([
     getCase(caseId, signal),
     getReleaseDetails(caseId, signal),
     getReleaseCheck(caseId, signal),
@@ -19,8 +20,9 @@ async function loadAll(caseId: string, signal: AbortSignal) {
     listCaseDocuments(caseId, signal),
     previewIndex(caseId, signal),
     request<Page<{ code: string }>>('/api/v1/exemptions', { query: { limit: 100 }, signal }),
+    getCasePermissions(caseId, signal),
   ]);
-  return { value, details, check, withholdings, documents, index, codes: exemptions.data.map((entry) => entry.code) };
+  return { value, details, check, withholdings, documents, index, permissions, codes: exemptions.data.map((entry) => entry.code) };
 }
 
 /** The requester's release of a case: details, safeguards, withheld pages, stamps, the index, then the package. */
@@ -39,11 +41,13 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [current, setCurrent] = useState<Export | null>(null);
-  const [key, setKey] = useState(newIdempotencyKey());
+  // A key per attempt: a refused build and the "Release anyway" that follows are two attempts (api/idempotency.ts).
+  const attempts = useRef(new AttemptKeys());
 
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <div aria-busy="true">Loading the release…</div>;
-  const { value, details, check, withholdings, documents, index, codes } = loaded.data;
+  const { value, details, check, withholdings, documents, index, codes, permissions } = loaded.data;
+  const names = new Map(documents.map((document) => [document.id, document.fileName]));
   const shownNumber = requestNumber ?? details.request_number ?? '';
   const shownTitle = title ?? details.requester_title ?? '';
   const refusedBlocks = blocksOf(error);
@@ -52,7 +56,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
     event.preventDefault();
     setError(null);
     try {
-      await saveReleaseDetails(caseId, { request_number: shownNumber.trim() || null, requester_title: shownTitle.trim() || null }, newIdempotencyKey());
+      const body = { request_number: shownNumber.trim() || null, requester_title: shownTitle.trim() || null };
+      await attempts.current.send('details', body, (key) => saveReleaseDetails(caseId, body, key));
       loaded.reload();
     } catch (failure) {
       setError(failure);
@@ -76,8 +81,8 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
         audience === 'internal'
           ? { audience }
           : { audience, cover_letter: coverLetter, combined, placeholders: perRange ? 'per_range' : 'per_page', ...(stamps && { stamps: { prefix, position } }) };
-      const started = await startRelease({ case_id: caseId, format: 'zip', options, ...(withOverride && { override: { reason: override } }) }, key);
-      setKey(newIdempotencyKey());
+      const body = { case_id: caseId, format: 'zip' as const, options, ...(withOverride && { override: { reason: override } }) };
+      const started = await attempts.current.send('release', body, (key) => startRelease(body, key));
       setCurrent(started);
       await watch(started);
     } catch (failure) {
@@ -100,7 +105,7 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
   };
 
   return (
-    <div className="release-screen">
+    <div className="page release-screen">
       <p>
         <a href={`#/cases/${caseId}`}>← Back to the case</a>
       </p>
@@ -133,10 +138,12 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
         <SafeguardChecklist
           caseId={caseId}
           check={check}
+          names={names}
+          reapproval={permissions.actions.reapprove}
           busy={busy}
           onReapprove={() => {
             setError(null);
-            reapprove(caseId, newIdempotencyKey()).then(loaded.reload, setError);
+            attempts.current.send('reapprove', null, (key) => reapprove(caseId, key)).then(loaded.reload, setError);
           }}
         />
       </section>

@@ -1,4 +1,5 @@
 import type { ReleaseCheck } from '../../api/releases.js';
+import { documentName } from '../../domain/format.js';
 
 const LABELS: Record<ReleaseCheck['checks'][number]['check'], { title: string; fix: string }> = {
   pending_suggestions: { title: 'No suggestion awaits a decision', fix: 'Accept or reject the suggestions' },
@@ -11,12 +12,16 @@ const LABELS: Record<ReleaseCheck['checks'][number]['check'], { title: string; f
 interface Props {
   caseId: string;
   check: ReleaseCheck;
+  /** File names of the case's documents, for the links to what blocks. */
+  names: ReadonlyMap<string, string>;
+  /** The server's answer whether this user may re-approve, and why not. */
+  reapproval: { allowed: boolean; reason: string | null } | null;
   onReapprove: () => void;
   busy: boolean;
 }
 
 /** The safeguards as a checklist: what passes, what blocks and where to fix it. */
-export function SafeguardChecklist({ caseId, check, onReapprove, busy }: Props) {
+export function SafeguardChecklist({ caseId, check, names, reapproval, onReapprove, busy }: Props) {
   return (
     <ul className="safeguards" aria-label="Safeguards" data-ready={check.ready}>
       {check.checks.map((entry) => {
@@ -36,15 +41,18 @@ export function SafeguardChecklist({ caseId, check, onReapprove, busy }: Props) 
                   <span>{block.message}</span>{' '}
                   {block.document_ids.map((id) => (
                     <a key={id} href={`#/documents/${id}?case=${caseId}`}>
-                      Document {id}
+                      {documentName(id, names)}
                     </a>
                   ))}
                   {block.document_ids.length === 0 && entry.check !== 'changed_after_approval' && <a href={`#/cases/${caseId}`}>{label.fix} in the case</a>}
-                  {entry.check === 'changed_after_approval' && (
-                    <button type="button" className="button small" onClick={onReapprove} disabled={busy}>
-                      Re-approve as it stands
-                    </button>
-                  )}
+                  {entry.check === 'changed_after_approval' &&
+                    (reapproval?.allowed ? (
+                      <button type="button" className="button small" onClick={onReapprove} disabled={busy}>
+                        Re-approve as it stands
+                      </button>
+                    ) : (
+                      <span className="muted"> A reviewer re-approves it{reapproval?.reason ? ` (${reapproval.reason})` : ''}.</span>
+                    ))}
                 </div>
               )}
             </div>

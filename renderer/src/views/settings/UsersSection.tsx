@@ -1,3 +1,4 @@
+import { useCan } from '../../session.js';
 import { useState, type FormEvent } from 'react';
 import { assignRole, createUser, inviteUser, listRoles, listUsers, removeRole, setUserActive, type Invitation, type Role, type User } from '../../api/access.js';
 import { DataTable } from '../../components/DataTable.js';
@@ -13,6 +14,7 @@ export function UsersSection() {
   const users = useLoad((signal) => listUsers(signal), []);
   const roles = useLoad((signal) => listRoles(signal).catch((): Role[] => []), []);
   const action = useAction();
+  const canWrite = useCan('users:write');
   const [invitation, setInvitation] = useState<{ user: User; invitation: Invitation } | null>(null);
   const [adding, setAdding] = useState(false);
 
@@ -38,9 +40,11 @@ export function UsersSection() {
       titleId="users-title"
       title="Users"
       actions={
-        <button type="button" className="button primary small" onClick={() => setAdding((open) => !open)} aria-expanded={adding}>
-          Add user
-        </button>
+        canWrite && (
+          <button type="button" className="button primary small" onClick={() => setAdding((open) => !open)} aria-expanded={adding}>
+            Add user
+          </button>
+        )
       }
       loadError={users.error}
       onRetry={users.reload}

@@ -22,6 +22,7 @@ import { SuggestionsPanel } from './SuggestionsPanel.js';
 import { SummaryPanel } from './SummaryPanel.js';
 import { Thumbnails } from './Thumbnails.js';
 import { useRedactionEditor } from './useRedactionEditor.js';
+import { useApprovedEditGuard, useCaseContext } from './case-context.js';
 import { snapToWords, usePageWords } from './word-select.js';
 import { ViewerToolbar, ZOOM_STEPS } from './ViewerToolbar.js';
 
@@ -81,6 +82,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const editor = useRedactionEditor(documentId, isImage || isTiff ? 'image' : 'pdf');
   const pageWords = usePageWords(documentId, tool === 'words', isImage || isTiff ? 'image_pixels' : 'pdf_points');
   const [wordNote, setWordNote] = useState<string | null>(null);
+  const caseContext = useCaseContext(documentId, caseId ?? meta.data?.case_id ?? null);
+  const guard = useApprovedEditGuard(caseContext.approved, () => void editor.save());
 
   useEffect(() => {
     if (!isImage || !meta.data) return;
@@ -200,6 +203,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         editor.add(box);
         setSelectedId(box.redactionId);
       }
+      // A reason belongs to the box it was written for, not to every later one.
+      if (areas.length > 0 && choice.reason) setChoice((previous) => ({ ...previous, reason: '' }));
     },
     [choice, editor, page, tool, pageWords.words, isImage, isTiff],
   );
@@ -323,7 +328,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         unsaved={unsaved}
         dirtyLayers={dirty}
         saving={editor.saving}
-        onSave={() => void editor.save()}
+        onSave={guard.guardedSave}
         canUndo={editor.canUndo}
         onUndo={editor.undo}
         canDelete={selectedId !== null}
@@ -352,6 +357,11 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
           </div>
         )}
         <ErrorBanner error={editor.error} onDismiss={editor.clearError} onRetry={unsaved > 0 ? () => void editor.save() : undefined} />
+        {!preview && caseContext.withheldAs(page) && (
+          <div className="banner banner-warning" role="status" data-testid="withheld-note">
+            <span className="banner-text">Page {page} is withheld in full under {caseContext.withheldAs(page)}: the requester gets a placeholder page instead of it.</span>
+          </div>
+        )}
         {notices.map((notice) => (
           <div key={notice.layer} className="banner banner-warning" role="alert" data-testid="lock-notice">
             <span className="banner-text">
@@ -369,8 +379,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         ))}
       </div>
       <div className="viewer-body">
-        {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} onPick={goTo} />}
-        <div className="stage" ref={stage}>
+        {pdf && <Thumbnails pdf={pdf} current={page} marked={markedPages} withheldAs={caseContext.withheldAs} onPick={goTo} />}
+        <div className="stage" ref={stage} tabIndex={0} role="region" aria-label="Page view">
           {meta.data && locked && (
             <div className="banner banner-warning stage-note" data-testid="password-prompt">
               <PasswordForm document={meta.data} onUnlocked={(unlocked) => meta.setData(unlocked)} />
@@ -388,7 +398,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
             </p>
           )}
           {viewable && !locked && !pdf && !image && !pdfError && !tiffRefusal && <p className="muted stage-note">Opening the document…</p>}
-          {preview && (pdf || image) && <PreviewView documentId={documentId} page={page} fitWidth={zoom.mode === 'fit' ? stageWidth - 48 : null} scale={scale} unsaved={unsaved} />}
+          {preview && (pdf || image) && <PreviewView documentId={documentId} page={page} withheld={caseContext.withheldAs(page)} fitWidth={zoom.mode === 'fit' ? stageWidth - 48 : null} scale={scale} unsaved={unsaved} />}
           {!preview && pdf && continuous && (
             <ContinuousPages pdf={pdf} scale={scale} units={isTiff ? 'image' : 'pdf'} scroller={stage} page={page} onVisiblePage={setPage} overlayFor={overlayFor} onError={onPageError} />
           )}
@@ -432,12 +442,13 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
                 {pageCount !== null && pageCount > 0 && <PageRangeForm key={page} pageCount={pageCount} current={page} busy={rangeBusy} onRedact={(from, to) => void redactPages(from, to)} />}
               </>
             )}
-            {tab === 'suggestions' && <SuggestionsPanel suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
+            {tab === 'suggestions' && <SuggestionsPanel caseId={caseId ?? meta.data?.case_id ?? null} suggestions={suggestions} busy={editor.deciding} onDecide={(boxes, decision) => void editor.decide(boxes, decision)} onShow={showBox} />}
             {tab === 'text' && <OcrPanel documentId={documentId} page={page} />}
             {tab === 'summary' && <SummaryPanel documentId={documentId} />}
           </div>
         </aside>
       </div>
+      {guard.dialog}
       {editor.conflict && <ConflictDialog conflict={editor.conflict} pendingChanges={unsaved} onClose={editor.dismissConflict} onReapply={() => void editor.reloadAndReapply()} />}
     </section>
   );

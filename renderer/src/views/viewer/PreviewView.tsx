@@ -18,6 +18,8 @@ async function fetchPreview(documentId: string, page: number, signal: AbortSigna
 interface Props {
   documentId: string;
   page: number;
+  /** The exemption the page is withheld under in full: the server previews the placeholder page. */
+  withheld?: string | null;
   /** Width the page is fitted to, or null for `scale`. */
   fitWidth: number | null;
   scale: number;
@@ -27,7 +29,7 @@ interface Props {
 
 const noOverlay = () => null;
 
-export function PreviewView({ documentId, page, fitWidth, scale, unsaved }: Props) {
+export function PreviewView({ documentId, page, withheld = null, fitWidth, scale, unsaved }: Props) {
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [width, setWidth] = useState<number | null>(null);
@@ -55,13 +57,13 @@ export function PreviewView({ documentId, page, fitWidth, scale, unsaved }: Prop
       controller.abort();
       destroy?.();
     };
-  }, [documentId, page, attempt]);
+  }, [documentId, page, attempt, withheld]);
 
   const shown = fitWidth && width ? Math.max(0.25, Math.min(4, fitWidth / width)) : scale;
   return (
     <div className="preview-pane" data-testid="release-preview">
       <p className="preview-note" role="status">
-        Page {page} as it will be released: accepted redactions burned in by the export.
+        {withheld ? `Page ${page} is withheld in full under ${withheld}: the requester gets this placeholder page instead.` : `Page ${page} as it will be released: accepted redactions burned in by the export.`}
         {unsaved > 0 && <strong> {unsaved} unsaved change{unsaved === 1 ? ' is' : 's are'} not shown; save to include them.</strong>}
       </p>
       <ErrorBanner error={error} onRetry={() => setAttempt((value) => value + 1)} />

@@ -106,11 +106,14 @@ export function RedactionOverlay({ geometry, tool, boxes, suggestions, selectedI
     const point = local(event);
     if (drag) {
       setDrag(null);
-      if (Math.abs(point.x - drag.start.x) >= MIN_DRAG && Math.abs(point.y - drag.start.y) >= MIN_DRAG) {
+      const [dx, dy] = [Math.abs(point.x - drag.start.x), Math.abs(point.y - drag.start.y)];
+      // The words tool takes a flat drag along a line too: it selects by the words touched, not by area.
+      const words = tool === 'words';
+      if (words ? Math.max(dx, dy) >= MIN_DRAG : dx >= MIN_DRAG && dy >= MIN_DRAG) {
         const box = roundBox(boxFromViewCorners(toDocument, drag.start, point));
         // The words tool needs where the drag began and ended (reading order), not only the rectangle.
-        const ends = tool === 'words' ? [drag.start, point].map((entry) => roundPoint(apply(toDocument, entry))) : [];
-        if (hasArea(box)) onDraw({ kind: 'rectangle', box, points: ends });
+        const ends = words ? [drag.start, point].map((entry) => roundPoint(apply(toDocument, entry))) : [];
+        if (words || hasArea(box)) onDraw({ kind: 'rectangle', box, points: ends });
       }
     } else if (stroke) {
       setStroke(null);
@@ -183,8 +186,9 @@ export function RedactionOverlay({ geometry, tool, boxes, suggestions, selectedI
             }}
           >
             {points ? <polygon points={points} /> : <rect x={rect.x} y={rect.y} width={rect.width} height={rect.height} />}
-            {rect.width > 34 && rect.height > 12 && (
-              <text x={rect.x + 3} y={rect.y + Math.min(rect.height - 3, 12)} className="redaction-label">
+            {/* Outside the box (above it, or below at the page's top edge): the label never hides the text under review. */}
+            {rect.width > 20 && (
+              <text x={rect.x} y={rect.y > 12 ? rect.y - 3 : rect.y + rect.height + 11} className="redaction-label">
                 {LAYER_INFO[box.layer].exemption}
               </text>
             )}

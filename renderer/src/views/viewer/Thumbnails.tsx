@@ -8,31 +8,41 @@ interface Props {
   current: number;
   /** Pages with redactions or suggestions, marked on their thumbnail. */
   marked: ReadonlySet<number>;
+  /** The exemption a page is withheld under in full, or null: marked, since the requester gets a placeholder. */
+  withheldAs?: (page: number) => string | null;
   onPick: (page: number) => void;
 }
 
-export function Thumbnails({ pdf, current, marked, onPick }: Props) {
+export function Thumbnails({ pdf, current, marked, withheldAs = () => null, onPick }: Props) {
   const pages = Array.from({ length: pdf.numPages }, (_, index) => index + 1);
   return (
     <nav className="thumbnails" aria-label="Pages">
       <ol>
-        {pages.map((page) => (
+        {pages.map((page) => {
+          const withheld = withheldAs(page);
+          return (
           <li key={page}>
             <button
               type="button"
-              className={page === current ? 'thumb current' : 'thumb'}
+              className={`${page === current ? 'thumb current' : 'thumb'}${withheld ? ' withheld' : ''}`}
               aria-current={page === current ? 'page' : undefined}
-              aria-label={`Page ${page}${marked.has(page) ? ', has redactions' : ''}`}
+              aria-label={`Page ${page}${withheld ? `, withheld in full under ${withheld}` : ''}${marked.has(page) ? ', has redactions' : ''}`}
               onClick={() => onPick(page)}
             >
               <Thumbnail pdf={pdf} page={page} scrollIntoView={page === current} />
+              {withheld && (
+                <span className="thumb-withheld" aria-hidden="true">
+                  Withheld {withheld}
+                </span>
+              )}
               <span className="thumb-number">
                 {page}
                 {marked.has(page) && <span className="thumb-mark" aria-hidden="true" />}
               </span>
             </button>
           </li>
-        ))}
+          );
+        })}
       </ol>
     </nav>
   );

@@ -107,15 +107,16 @@ export function ViewerToolbar(props: Props) {
         <button type="button" className="button small" onClick={props.onUndo} disabled={!props.canUndo} title="Undo (Ctrl+Z)">
           Undo
         </button>
+        {/* Save stays on the first row with the tools; only the view toggles may wrap on a narrow window. */}
+        <button type="button" className="button primary small" onClick={props.onSave} disabled={props.saving || props.unsaved === 0} title="Save (Ctrl+S)">
+          Save
+        </button>
+        <span className="save-state" aria-live="polite" data-testid="save-state">
+          {props.saving ? 'Saving…' : props.unsaved > 0 ? `${props.unsaved} unsaved change${props.unsaved === 1 ? '' : 's'} (${props.dirtyLayers.join(', ')})` : 'All changes saved'}
+        </span>
       </div>
-      {props.extra && <div className="toolbar-group" aria-label="View">{props.extra}</div>}
       <div className="spacer" />
-      <span className="save-state" aria-live="polite" data-testid="save-state">
-        {props.saving ? 'Saving…' : props.unsaved > 0 ? `${props.unsaved} unsaved change${props.unsaved === 1 ? '' : 's'} (${props.dirtyLayers.join(', ')})` : 'All changes saved'}
-      </span>
-      <button type="button" className="button primary small" onClick={props.onSave} disabled={props.saving || props.unsaved === 0} title="Save (Ctrl+S)">
-        Save
-      </button>
+      {props.extra && <div className="toolbar-group" aria-label="View">{props.extra}</div>}
     </div>
   );
 }

@@ -1,0 +1,45 @@
+import type { Executor } from './executor.js';
+
+/**
+ * Documents of the case in which the actor drew or last changed an accepted redaction, or accepted one: the
+ * participation the release's separation-of-duties safeguard looks at (services/releases/safeguards.ts).
+ */
+export async function documentsTheActorRedacted(db: Executor, organizationId: number, caseId: number, actorType: string, actorId: string): Promise<number[]> {
+  const actor = `${actorType}:${actorId}`;
+  const drawn = await db
+    .selectFrom('redactions')
+    .innerJoin('documents', 'documents.id', 'redactions.document_id')
+    .select('redactions.document_id')
+    .distinct()
+    .where('documents.organization_id', '=', organizationId)
+    .where('documents.case_id', '=', caseId)
+    .where('redactions.state', '=', 'accepted')
+    .where((eb) => eb.or([eb('redactions.created_by', '=', actor), eb('redactions.updated_by', '=', actor)]))
+    .execute();
+  const accepted = await db
+    .selectFrom('review_decisions')
+    .innerJoin('documents', 'documents.id', 'review_decisions.document_id')
+    .select('review_decisions.document_id')
+    .distinct()
+    .where('documents.organization_id', '=', organizationId)
+    .where('documents.case_id', '=', caseId)
+    .where('review_decisions.decision', '=', 'accept')
+    .where('review_decisions.actor_type', '=', actorType)
+    .where('review_decisions.actor_id', '=', actorId)
+    .execute();
+  return [...new Set([...drawn, ...accepted].map((row) => row.document_id))].sort((a, b) => a - b);
+}
+
+/** The newest approval's audit record of the case with its details (the note given with it). */
+export function findLatestApprovalRecord(db: Executor, organizationId: number, caseId: number) {
+  return db
+    .selectFrom('audit_log')
+    .select(['actor_type', 'actor_id', 'created_at', 'details'])
+    .where('organization_id', '=', organizationId)
+    .where('resource_type', '=', 'case')
+    .where('resource_id', '=', String(caseId))
+    .where((eb) => eb.or([eb.and([eb('action', '=', 'case.status_change'), eb('details', 'like', '%"to":"approved"%')]), eb('action', '=', 'case.release_reapprove')]))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

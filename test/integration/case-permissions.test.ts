@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CasePermissions } from '../../main/common/schemas/case-permissions.js';
+import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { auditOf, dataOf, errorOf } from '../helpers/integration-support.js';
+import { caseAction } from '../helpers/release-support.js';
+import { createBox, keyWithScopes } from '../helpers/v1-redactions-support.js';
+
+// GET /cases/{id}/permissions: the window offers only what the caller may do (docs/api.md, Case permissions).
+describe('case permissions', () => {
+  let instance: TestInstance;
+  let drawer: string;
+  let reviewer: string;
+  let viewer: string;
+  let caseId: string;
+  let documentId: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({ config: { rateLimits: { enabled: false } } });
+    drawer = await keyWithScopes(instance, ['cases:read', 'cases:write', 'documents:read', 'documents:write', 'redactions:read', 'redactions:write', 'processing:write', 'exports:write']);
+    reviewer = await keyWithScopes(instance, ['cases:read', 'cases:write', 'redactions:read', 'redactions:write', 'exports:read']);
+    viewer = await keyWithScopes(instance, ['cases:read']);
+    caseId = await createCase(instance, 'Permit complaint', drawer);
+    const [document] = await uploadDocuments(instance, caseId, [{ name: 'memo.pdf', bytes: minimalPdf() }], drawer);
+    documentId = document?.id ?? '';
+    await createBox(instance, documentId, undefined, drawer);
+  });
+  afterAll(() => instance.close());
+
+  const permissions = async (key: string) => dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${caseId}/permissions`, key }), CasePermissions);
+
+  it('offers workflow actions by status and scope, with the reason when not', async () => {
+    const asViewer = await permissions(viewer);
+    expect(asViewer.actions.start).toEqual({ allowed: false, reason: 'your role does not allow changing the case (needs cases:write)' });
+    expect(asViewer.actions.manage_settings.allowed).toBe(false);
+    expect(asViewer.actions.upload.allowed).toBe(false);
+    const asDrawer = await permissions(drawer);
+    expect(asDrawer.actions.start.allowed).toBe(true);
+    expect(asDrawer.actions.approve).toMatchObject({ allowed: false, reason: 'not while the case is open' });
+    expect(asDrawer.actions.process.allowed).toBe(true);
+    expect((await permissions(reviewer)).actions.process.allowed).toBe(false);
+  });
+
+  it('separation of duties: the person who redacted is not offered approval; the reviewer is, and the note is kept', async () => {
+    await caseAction(instance, caseId, 'start', drawer);
+    await caseAction(instance, caseId, 'submit', drawer);
+    const asDrawer = await permissions(drawer);
+    expect(asDrawer.actions.approve).toEqual({ allowed: false, reason: 'you drew or accepted redactions in this case; another person must approve it' });
+    expect((await permissions(reviewer)).actions.approve).toEqual({ allowed: true, reason: null });
+    errorOf(await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve', note: '' }, key: reviewer }), 400, 'validation_error');
+    const approved = await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve', note: 'Checked every page' }, key: reviewer });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const after = await permissions(reviewer);
+    expect(after.approval).toMatchObject({ note: 'Checked every page', reopened: false, changed_document_ids: [] });
+    expect(after.actions.reapprove).toEqual({ allowed: false, reason: 'nothing changed since the approval' });
+    const record = (await auditOf(instance, 'case', caseId)).filter((row) => row.action === 'case.status_change').at(-1);
+    expect(JSON.parse(record?.details ?? '{}')).toMatchObject({ to: 'approved', note: 'Checked every page' });
+  });
+
+  it('an edit after approval reopens it: the reviewer is offered re-approval with what changed, the editor is not', async () => {
+    await createBox(instance, documentId, undefined, drawer);
+    const forReviewer = await permissions(reviewer);
+    expect(forReviewer.approval).toMatchObject({ reopened: true, changed_document_ids: [documentId] });
+    expect(forReviewer.actions.reapprove.allowed).toBe(true);
+    expect((await permissions(drawer)).actions.reapprove.allowed).toBe(false);
+  });
+
+  it('is 404 for a case of another organization', async () => {
+    errorOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${caseId}/permissions`, key: instance.orgs[1]?.api_key ?? '' }), 404, 'resource_not_found');
+  });
+});
