@@ -202,6 +202,8 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   if (options.cover_letter) {
     const counts = finished.summary.by_exemption;
     const letter = await coverLetterPdf({
+      letterhead: release.settings.letterhead,
+      appealRights: release.settings.appeal_rights,
       requestNumber: release.requestNumber,
       title: release.requesterTitle,
       date: generatedAt.toISOString().slice(0, 10),

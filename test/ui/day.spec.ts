@@ -212,8 +212,9 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
     const letter = text('cover-letter.pdf');
     expect(letter).toContain('PRR-2026-0117');
     expect(letter).toContain('Permit complaint records');
-    // The requester's contact is internal: never in the package. (The letterhead and appeal paragraph set above
-    // reach the letter once main/jobs/export-release.ts passes release.settings to coverLetterPdf; see the report.)
+    // The office's letterhead and appeal paragraph head and close it; the requester's contact is internal: never in the package.
+    expect(letter).toContain('Office of Public Records');
+    expect(letter).toContain('You may appeal this response within 90 days');
     expect(letter).not.toContain('dana.whitfield@example.org');
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
