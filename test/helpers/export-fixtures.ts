@@ -797,7 +797,7 @@ export async function readExport(instance: TestInstance, id: string): Promise<Ex
 }
 
 /** Polls until the export reaches one of `statuses`. */
-export async function waitForExport(instance: TestInstance, id: string, statuses: readonly string[] = ['completed', 'failed', 'cancelled'], timeoutMs = 60_000): Promise<Export> {
+export async function waitForExport(instance: TestInstance, id: string, statuses: readonly string[] = ['completed', 'failed', 'cancelled'], timeoutMs = 180_000): Promise<Export> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = await readExport(instance, id);
