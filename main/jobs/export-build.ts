@@ -28,6 +28,7 @@ import type { FinishedRelease } from '../services/exports.js';
 import { exemptionOf } from '../services/releases/material.js';
 import { buildInternalZip, buildReleaseZip, internalReleaseRecord, releasePlan, type ReleasePlan } from './export-release.js';
 import type { WorkerPool } from './pool.js';
+import { foldText } from '../common/fold-text.js';
 
 // How each format is made from the material: burn tasks spread over the pool, then assembly and verification
 // in the worker, and the text files here. The result is a staged blob: the runner commits it.
@@ -220,9 +221,12 @@ export type CheckedFile = ExportVerification & { shown: Record<string, number> }
  * Searches a release zip for every withheld text of its PDFs, each allowed as often as those PDFs show it.
  * A leak rejects: the zip is then never committed.
  */
-export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[]): Promise<void> {
+export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[], wording = ''): Promise<void> {
   const allowance: Record<string, number> = {};
   for (const file of files) for (const [text, count] of Object.entries(file.shown)) allowance[text] = (allowance[text] ?? 0) + count;
+  // Each of the package's own files may repeat the package's own wording too (export-release.ts packageWording).
+  const folded = foldText(wording);
+  for (const text of Object.keys(allowance)) allowance[text] = (allowance[text] ?? 0) + (folded.split(text).length - 1);
   await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'zip', withheld: Object.keys(allowance), allowance }, { signal: ctx.signal, onProgress: () => undefined });
 }
 

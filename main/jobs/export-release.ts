@@ -259,7 +259,7 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   zip.end();
   const staged = await ctx.runtime.blobs.stage(zip.outputStream as Readable, Number.MAX_SAFE_INTEGER);
   try {
-    await searchPackage(ctx, material, staged.tempPath, verifications);
+    await searchPackage(ctx, material, staged.tempPath, verifications, packageWording(finished.rows, manifest, [heading, ...cited.flatMap((entry) => [entry.code, entry.name, entry.justification ?? '']), release.settings.letterhead ?? '', release.settings.appeal_rights ?? '']));
   } catch (error) {
     await fs.rm(staged.tempPath, { force: true });
     throw error;
@@ -299,4 +299,18 @@ export function internalReleaseRecord(material: ExportMaterial) {
       last_stamp_number: release.lastBates,
     },
   };
+}
+
+/** The cover letter's own wording (worker/release-package/documents.ts coverLetterPdf). */
+const LETTER_WORDING = 'Records release Supplemental release Request number: Records responsive to your request Date: Documents released: Pages released: Pages withheld in full: Page stamps: Information withheld, by exemption None The enclosed withholding index lists each withheld passage and page by its page stamp. Your right to appeal';
+
+/**
+ * What the package writes that comes from no document: the index and manifest with every document title and file
+ * name left out, headings, exemption wording and the office's settings. A withheld text is allowed in the
+ * package's files as often as this repeats it (the word "page" of "entire page" tells nothing); titles and file
+ * names stay searched.
+ */
+function packageWording(rows: readonly IndexRow[], manifest: { files: { path: string }[]; pages: { file: string | null; document: string }[] }, extra: readonly string[]): string {
+  const bare = { ...manifest, files: manifest.files.map((file) => ({ ...file, path: '' })), pages: manifest.pages.map((page) => ({ ...page, file: null, document: '' })) };
+  return [indexCsv(rows.map((row) => ({ ...row, document: '' }))), JSON.stringify(bare), LETTER_WORDING, ...extra].join('\n');
 }

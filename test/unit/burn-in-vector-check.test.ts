@@ -107,7 +107,7 @@ describe('method auto: the check of rewritten pages', () => {
   it('rewritePages: rewrites what it can, hands the rest to the raster path with the reason', async () => {
     const doc = await PDFDocument.create({ updateMetadata: false });
     const image = doc.context.register(doc.context.stream(new Uint8Array([0, 255, 0, 255]), { Type: 'XObject', Subtype: 'Image', Width: 2, Height: 2, ColorSpace: 'DeviceGray', BitsPerComponent: 8 }));
-    const contents = [LINE, `${LINE} q 200 0 0 40 150 690 cm /Im1 Do Q`, LINE];
+    const contents = [LINE, `q 200 0 0 40 150 690 cm /Im1 Do Q ${LINE}`, LINE];
     for (const content of contents) {
       const page = doc.addPage([612, 792]);
       page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));

@@ -32,8 +32,10 @@ async function withheldOf(sources: Sources, check: PageCheck): Promise<Withheld[
   const storedUnder = stored.filter(meets).map((word) => word.text);
   const storedClear = stored.filter((word) => !meets(word)).map((word) => word.text);
   if (!plan || plan.sourceType !== 'pdf') {
-    const outside = fold(storedClear.join(''));
-    return [...new Set(storedUnder.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
+    // An image page without stored words has no reading of its own but the builder's word lists.
+    const under = check.stored ? storedUnder : check.withheld;
+    const outside = fold((check.stored ? storedClear : check.words.map((word) => word.text)).join(''));
+    return [...new Set(under.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
   }
   const source = await sources.get(plan.sourcePath);
   return withheldOfPage(source, plan.page, drawn, storedUnder, storedClear);

@@ -1,3 +1,4 @@
+import { foldText } from '../../main/common/fold-text.js';
 import type { Glyph } from '../pdf-glyphs/index.js';
 import { isHidden } from '../pdf-glyphs/index.js';
 
@@ -18,12 +19,8 @@ export interface Withheld {
   allowance: number;
 }
 
-const IGNORED = /[\s\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/gu;
-
 /** The form every text is compared in: NFKC, case-folded, without whitespace and zero-width characters. */
-export function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase().normalize('NFKC').replace(IGNORED, '');
-}
+export const fold = foldText;
 
 /** Occurrences of `needle` in `haystack`, non-overlapping. */
 export function occurrences(haystack: string, needle: string): number {

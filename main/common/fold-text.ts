@@ -1,0 +1,8 @@
+// The form texts are compared in by the release check (worker/release-check/strings.ts fold): NFKC, lower case,
+// without whitespace or zero-width characters. Shared so the runner folds package wording as the worker does.
+
+const IGNORED = /[\s\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/gu;
+
+export function foldText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFKC').replace(IGNORED, '');
+}
