@@ -76,8 +76,34 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
       if (wrapped) found.push(wrapped);
     }
   }
+  for (const candidate of found) if (candidate.entity !== 'custom_term' && candidate.entity !== 'custom_pattern') trimToValue(text, candidate);
   for (const candidate of found) candidate.rule ??= candidate.entity === 'custom_term' ? 'template:term' : candidate.entity === 'custom_pattern' ? 'template:pattern' : `pattern:${candidate.entity}`;
   return found.filter((candidate) => candidate.end > candidate.start && candidate.score >= compiled.minScore);
+}
+
+const PAIRS: Readonly<Record<string, string>> = { '<': '>', '[': ']', '{': '}', '(': ')', '“': '”', '‘': '’', '«': '»' };
+const CLOSING = new Map(Object.entries(PAIRS).map(([open, close]) => [close, open]));
+
+/**
+ * Trims a match to its value: no angle brackets, quotes or brackets around it and no trailing punctuation.
+ * A bracket stays when its partner is inside ("(555) 010-4477", "{ann,bo}@host").
+ */
+export function trimToValue(text: string, candidate: Candidate): void {
+  let { start, end } = candidate;
+  while (end - start > 1) {
+    const first = text.charAt(start);
+    const last = text.charAt(end - 1);
+    const inside = text.slice(start, end);
+    const partner = PAIRS[first];
+    const opener = CLOSING.get(last);
+    if (first === '"' || first === "'" || (partner !== undefined && !inside.includes(partner))) start += 1;
+    else if ('"\'.,;!?'.includes(last) || (opener !== undefined && !inside.includes(opener))) end -= 1;
+    else break;
+  }
+  if (/[\p{L}\p{N}]/u.test(text.slice(start, end))) {
+    candidate.start = start;
+    candidate.end = end;
+  }
 }
 
 /** All matches in one text, overlaps resolved; names are not propagated (that needs the whole document). */
