@@ -61,6 +61,13 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
       });
     }
     const whole = tally.gold === 0 ? 1 : (tally.gold - uncovered.size) / tally.gold;
+    if (process.env.BENCH_DETECTION_MISSES === 'formats-partial') {
+      for (const key of [...uncovered].slice(0, 8)) {
+        const [doc, start] = key.split(':').map(Number);
+        const span = texts[doc as number]?.spans.find((entry) => entry.start === start);
+        if (span) notes.push(`  partly covered ${label.padEnd(34)} ${JSON.stringify(texts[doc as number]?.text.slice(span.start, span.end))}`);
+      }
+    }
     rows.push([`${label}: ${kind}`, fmtInt(tally.gold), fmtInt(tally.predicted), fmt(precision, 3), tally.gold === 0 ? '-' : `${fmt(recall, 3)} (${fmt(whole, 3)} whole)`, tally.gold === 0 ? '-' : fmt(f2, 3), '-']);
     data[`${label}:${kind}`] = { ...tally, precision, recall, f2, whole };
     if (process.env.BENCH_DETECTION_MISSES === 'formats') for (const entry of disagreements.slice(0, 40)) notes.push(`  ${entry.type.padEnd(14)} ${label.padEnd(40)} ${JSON.stringify(entry.text)}`);

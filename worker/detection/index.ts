@@ -51,16 +51,33 @@ function compile(plan: DetectionPlan): Compiled {
 
 const overlaps = (a: Candidate, b: Candidate) => a.start < b.end && b.start < a.end;
 
+/**
+ * Address matches that overlap without one holding the other (a line wrapped in the layout read twice, a
+ * street and its town tail) become one, covering both; of nested ones the usual order below decides.
+ */
+function mergeAddresses(candidates: readonly Candidate[]): Candidate[] {
+  const addresses = candidates.filter((candidate) => candidate.entity === 'street_address').sort((a, b) => a.start - b.start || b.end - a.end);
+  if (addresses.length < 2) return [...candidates];
+  const merged: Candidate[] = [];
+  for (const address of addresses) {
+    const index = merged.findIndex((other) => address.start < other.end && other.start < address.end && !(other.start <= address.start && address.end <= other.end));
+    const other = merged[index];
+    if (other && address.end > other.end) merged[index] = { ...other, end: address.end, score: Math.max(other.score, address.score), cues: [...new Set([...other.cues, ...address.cues])] };
+    else merged.push(address);
+  }
+  return [...candidates.filter((candidate) => candidate.entity !== 'street_address'), ...merged];
+}
+
 /** Of overlapping matches, the one of the more specific kind wins, then the higher score, then the longer. */
 export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
-  const ordered = [...candidates].sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const ordered = mergeAddresses(candidates).sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
   const kept: Candidate[] = [];
   for (const candidate of ordered) if (!kept.some((other) => overlaps(other, candidate))) kept.push(candidate);
   return kept.sort((a, b) => a.start - b.start);
 }
 
 function candidatesIn(text: string, compiled: Compiled): Candidate[] {
-  const found: Candidate[] = [];
+  let found: Candidate[] = [];
   for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
   found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
   // Values broken across lines: the detectors again over the text with its line breaks joined; only the
@@ -77,9 +94,21 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
     }
   }
   for (const candidate of found) if (candidate.entity !== 'custom_term' && candidate.entity !== 'custom_pattern') trimToValue(text, candidate);
+  // A postcode inside an address (Japan's 468-6327, Chile's 8690142) is no phone unless a phone word says so
+  // ("office" or "home" nearby do not).
+  const addresses = found.filter((candidate) => candidate.entity === 'street_address');
+  if (addresses.length > 0) {
+    const inAddress = (candidate: Candidate) =>
+      candidate.entity === 'phone' &&
+      !candidate.cues.some((cue) => STRONG_PHONE_CUE.test(cue)) &&
+      addresses.some((address) => address.start <= candidate.start && candidate.end <= address.end && address.score >= candidate.score);
+    found = found.filter((candidate) => !inAddress(candidate));
+  }
   for (const candidate of found) candidate.rule ??= candidate.entity === 'custom_term' ? 'template:term' : candidate.entity === 'custom_pattern' ? 'template:pattern' : `pattern:${candidate.entity}`;
   return found.filter((candidate) => candidate.end > candidate.start && candidate.score >= compiled.minScore);
 }
+
+const STRONG_PHONE_CUE = /^(?:phone|ph|tel|telephone|fax|mobile|cell|cellular|call|dial|sms|whatsapp|[ohcmwf][:.]|ph[:.]|tel[:.])/;
 
 const PAIRS: Readonly<Record<string, string>> = { '<': '>', '[': ']', '{': '}', '(': ')', '“': '”', '‘': '’', '«': '»' };
 const CLOSING = new Map(Object.entries(PAIRS).map(([open, close]) => [close, open]));
