@@ -63,10 +63,10 @@ const NUMBER = '\\d{1,5}[A-Za-z]?(?:[/-]\\d{1,4}[A-Za-z]?){0,2}';
 const NUMBER_TAIL = "(?:,? (?:bus|Bus|bte|boîte|Top|Stg\\.?|Tür|Whg\\.?|Int\\.|lgh|Lgh|[A-Z](?= \\d)) ?[\\p{L}\\p{N}]{1,4})?";
 // A street part: name words then the number ("Perryvegen 22B", "Odos Ermou 12", "Str. Lipscani nr. 5",
 // "Puškinova 73/7"), or the number then name words ("11/46 Haley Road", "5-2-12 Jingumae").
-const NAME_FIRST = new RegExp(`(?<![\\p{L}\\p{N}'’.-])(?:${NAME} ){0,4}${NAME},? (?:(?:nr\\.|No\\.?|n[º°o]\\.?|Nr\\.) ?)?${NUMBER}(?: [A-Z])?${NUMBER_TAIL}(?: - (?:${NAME} ?){1,3})?$`, 'u');
+const NAME_FIRST = new RegExp(`(?<![\\p{L}\\p{N}'’.-])(?:${NAME} ){0,4}${NAME},? (?:(?:nr\\.|No\\.?|n[º°o]\\.?|Nr\\.) ?)?${NUMBER}\\.?(?: [A-Z])?${NUMBER_TAIL}(?: - (?:${NAME} ?){1,3})?$`, 'u');
 const NUMBER_FIRST = new RegExp(`(?<![\\p{L}\\p{N}'’.-])${NUMBER},? (?:${NAME} ?){1,4}$`, 'u');
 const BUILDING = new RegExp(`(?:${NAME} ){1,3}(?:House|Building|Court|Lodge|Cottage|Farm|Hall|Tower|Centre|Center|Mansions|Villa|Chambers|Plaza)$`, 'u');
-const TOWN = new RegExp(`^${NAME}(?:[ -]${NAME}){0,3}$`, 'u');
+const TOWN = new RegExp(`^${NAME}(?:[ -]${NAME}){0,3}(?: \\d{1,2})?$`, 'u');
 
 /** Segments of the text around a position: comma parts on one line, lines above. */
 interface Segment {
