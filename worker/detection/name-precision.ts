@@ -109,5 +109,8 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   // Short capitals alone are acronyms or numerals (XI, NL, CHI).
   if (words.length === 1 && /^\p{Lu}{1,3}$/u.test(words[0]?.replace(/[^\p{L}]/gu, '') ?? '') && !known(bare[0] as string)) return true;
   if (words.length === 1) return termWord(bare[0] as string, context);
+  // Word lists, not names: more than six words, or one word inflecting another (Kaufleute Kaufleuten).
+  if (words.length > 6) return true;
+  if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
   return bare.every((word) => termWord(word, context));
 }
