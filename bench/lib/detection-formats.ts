@@ -22,6 +22,8 @@ const TECHNICAL_TARGET = 2;
 
 const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0;
 
+const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
+
 /** Names a person who is really named in a technical document (labels: document, tab, name), by document. */
 function personLabels(): Map<string, string[]> {
   const labels = new Map<string, string[]>();
@@ -29,7 +31,7 @@ function personLabels(): Map<string, string[]> {
   for (const line of fs.readFileSync(LABELS, 'utf8').split('\n')) {
     if (!line.trim() || line.startsWith('#')) continue;
     const [doc = '', name = ''] = line.split('\t');
-    labels.set(doc, [...(labels.get(doc) ?? []), name.toLowerCase()]);
+    labels.set(doc, [...(labels.get(doc) ?? []), clean(name)]);
   }
   return labels;
 }
@@ -103,8 +105,8 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
         for (const finding of detectPages([laid.page], plan) as DetectionFinding[]) {
           if (finding.entity !== 'person_name') continue;
           const text = laid.page.words.filter((word) => finding.boxes.some((box) => touches(box, word))).map((word) => word.text).join(' ');
-          const clean = text.toLowerCase().replace(/[^\p{L}\s'-]/gu, '').trim();
-          if (known.some((name) => clean.includes(name) || name.includes(clean))) right += 1;
+          const value = clean(text);
+          if (value.length > 0 && known.some((name) => value.includes(name) || name.includes(value))) right += 1;
           else {
             wrong += 1;
             examples.set(`${document.id}\t${text}`, (examples.get(`${document.id}\t${text}`) ?? 0) + 1);

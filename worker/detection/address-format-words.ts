@@ -57,5 +57,6 @@ export const STOP_WORDS = new Set(
 volume issue appendix exhibit schedule grade class line row column title act note question round week day year month january february march april
 may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
 saturday sunday population census tel phone fax isbn invoice model ref pallet units clause paragraph para band track episode season series game match
-score total revision rev build release module chart slide lot serial account policy claim ticket docket file form budget eur usd gbp chf sek nok dkk`.split(/\s+/),
+score total revision rev build release module chart slide lot serial account policy claim ticket docket file form budget eur usd gbp chf sek nok dkk
+copyright ltd inc corp corporation company gmbh llc plc co`.split(/\s+/),
 );

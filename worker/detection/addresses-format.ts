@@ -31,12 +31,16 @@ function ordersOf(fmt: string): Set<Order> {
   return orders;
 }
 
-const COUNTRIES: Country[] = ADDRESS_FORMATS.map((format) => ({
+// US addresses have their own rules (addresses.ts); their ZIP after a state would only chain lines here.
+const COUNTRIES: Country[] = ADDRESS_FORMATS.filter((format) => format.key !== 'US').map((format) => ({
   key: format.key,
   zip: new RegExp(`^(?:${format.zip})$`),
   prefix: format.prefix ?? '',
   orders: new Set([...ordersOf(format.fmt), ...(format.lfmt ? ordersOf(format.lfmt) : [])]),
 }));
+// Countries sharing a postcode pattern are tested once (many write \d{4} or \d{5}).
+const BY_PATTERN = [...new Set(ADDRESS_FORMATS.filter((format) => format.key !== 'US').map((format) => format.zip))].map((zip) => ({ zip: new RegExp(`^(?:${zip})$`), countries: COUNTRIES.filter((country) => ADDRESS_FORMATS.find((format) => format.key === country.key)?.zip === zip) }));
+const fits = new Map<string, Fit | null>();
 
 // Any token a postcode could be; which country it fits is checked after (letters and digits, a space or dash inside).
 const POSTCODE = /(?<![\p{L}\p{N}\-/.,])(?:([A-Z]{1,3})-)?(\d{2,5}[ -]\d{2,4}|\d{3,7}|\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|[A-Z]\d{4}[A-Z]{3})(?![\p{L}\p{N}]|[-/.,]\d)/gu;
@@ -45,16 +49,26 @@ interface Fit {
   orders: Set<Order>;
   /** The postcode alone says "postcode": letters in it, a space or dash inside, five or more characters, or a country prefix. */
   strong: boolean;
+  year: boolean;
 }
 
 function fitOf(prefix: string | undefined, code: string): Fit | null {
+  const key = `${prefix ?? ''}|${code}`;
+  const cached = fits.get(key);
+  if (cached !== undefined) return cached;
   const orders = new Set<Order>();
-  for (const country of COUNTRIES) {
-    if (prefix && country.prefix && `${prefix}-` !== country.prefix && prefix !== country.key && !(prefix.length === 1 && country.key.startsWith(prefix))) continue;
-    if (country.zip.test(code)) for (const order of country.orders) orders.add(order);
+  for (const group of BY_PATTERN) {
+    if (!group.zip.test(code)) continue;
+    for (const country of group.countries) {
+      if (prefix && country.prefix && `${prefix}-` !== country.prefix && prefix !== country.key && !(prefix.length === 1 && country.key.startsWith(prefix))) continue;
+      for (const order of country.orders) orders.add(order);
+    }
   }
-  if (orders.size === 0) return null;
-  return { orders, strong: Boolean(prefix) || /[A-Z]/.test(code) || /[ -]/.test(code) || code.length >= 5 };
+  // A year (1900-2099) is a postcode only with a country prefix or the country named (checked by the caller).
+  const fit = orders.size === 0 ? null : { orders, strong: Boolean(prefix) || /[A-Z]/.test(code) || /[ -]/.test(code) || code.length >= 5, year: !prefix && /^(?:19|20)\d\d$/.test(code) };
+  if (fits.size > 5000) fits.clear();
+  fits.set(key, fit);
+  return fit;
 }
 
 const NAME = "(?:\\p{Lu}[\\p{L}'’.-]*|(?:de|del|de la|des|du|la|le|di|da|do|dos|das|van|von|der|den|ul\\.|al\\.|str\\.|pl\\.|os\\.|av\\.|bis|rue|avenue|boulevard|place|chemin|gate|gata|vej|väg|utca|út|tér|u\\.)(?= ))";
@@ -116,7 +130,9 @@ function streetBefore(text: string, end: number): { start: number; typed: boolea
     }
     // The street may end a longer part ("She lives at Odos Ermou 12"): only its own words count.
     const street = NAME_FIRST.exec(value) ?? NUMBER_FIRST.exec(value);
-    if (street && !stopWord(street[0]) && street[0].split(/\s+/).length <= 7) {
+    // "2019 Canonical Ltd": a year before names is a copyright or dated line unless a street word follows.
+    const dated = street !== null && /^(?:19|20)\d\d(?:-\d{2,4})? /.test(street[0]) && !STREET_TYPE.test(street[0]);
+    if (street && !dated && !stopWord(street[0]) && street[0].split(/\s+/).length <= 7) {
       // A street written as one compound word (Lindenstraße, Storgatan) starts there, not at capitalised words before it.
       const words = street[0].split(' ');
       const compound = words.findLastIndex((word, index) => index > 0 && COMPOUND_STREET.test(word));
@@ -159,7 +175,7 @@ export function findFormatAddresses(text: string): Candidate[] {
     const after = /^ (\p{Lu}[\p{L}'’.-]*(?:[ -](?:\p{Lu}[\p{L}'’.-]*|(?:am|an|de|do|da|del|la|le|les|sur|upon|on|im|in|bei|ob|di|of)(?=[ -]\p{Lu})|\d{1,2}(?![\p{N}]))){0,3})(?![\p{L}\p{N}])/u.exec(text.slice(zipEnd, lineEnd));
     const beforeLine = text.slice(lineStart, zipStart);
     const townBefore = /(?:^|, ?)((?:\p{Lu}[\p{L}'’.-]*)(?:[ -]\p{L}[\p{L}'’.-]*){0,3}),? (?:(\p{Lu}{2,3}|\p{Lu}\p{L}+(?: \p{Lu}\p{L}+){0,2}),? )?$/u.exec(beforeLine);
-    if (fit.orders.has('zip-town') && after && TOWN.test(after[1] as string) && !stopWord(after[1] as string) && segmentStartsAt(text, zipStart)) {
+    if (fit.orders.has('zip-town') && after && TOWN.test(after[1] as string) && !streetLike(after[1] as string) && !stopWord(after[1] as string) && segmentStartsAt(text, zipStart)) {
       localityStart = zipStart;
       localityEnd = zipEnd + after[0].length;
     } else if (fit.orders.has('town-zip') && townBefore && !stopWord(townBefore[0])) {
@@ -170,8 +186,8 @@ export function findFormatAddresses(text: string): Candidate[] {
       const town = segmentBefore(text, zipStart);
       if (!town) continue;
       const townText = town.text.trim();
-      if (TOWN.test(townText) && !stopWord(townText)) localityStart = town.start;
-      else if (NAME_FIRST.test(townText) || NUMBER_FIRST.test(townText)) localityStart = zipStart;
+      if (TOWN.test(townText) && !streetLike(townText) && !stopWord(townText)) localityStart = town.start;
+      else if ((fit.strong || countryAfter(text, zipEnd) !== null) && (NAME_FIRST.test(townText) || NUMBER_FIRST.test(townText))) localityStart = zipStart;
       else continue;
       localityEnd = zipEnd;
     } else continue;
@@ -181,7 +197,9 @@ export function findFormatAddresses(text: string): Candidate[] {
     // A short all-digit postcode inline ("Main 5, 2010 Vancouver") could be a year or a count: it needs the
     // block layout, the country, or a street type word.
     // "Auckland 1010 runners": a town then four digits inline needs the country or the block layout.
-    if (!fit.strong && !street.block && country === null && !(street.typed && localityStart === zipStart)) continue;
+    // Three or four digits alone are as often a house number, a count or a year: such a postcode needs the
+    // country named after it ("Hafnarstræti 9\n101 Reykjavík\nÍsland").
+    if ((!fit.strong || fit.year) && country === null) continue;
     const end = country ?? countryAfter(text, stateAfter(text, localityEnd)) ?? stateAfter(text, localityEnd);
     const cues = cuesNear(text, street.start, end, ADDRESS_CUE, { before: 40, after: 10 });
     const score = 0.75 + (country !== null ? 0.1 : 0) + (street.typed ? 0.05 : 0) + (cues.length > 0 ? 0.1 : 0);
@@ -189,6 +207,10 @@ export function findFormatAddresses(text: string): Candidate[] {
   }
   return found;
 }
+
+// A town never holds a street word: "1234 West U.S. Hwy 50" on a line is a street, not a postcode and town.
+const STREET_WORD = /(?<![\p{L}])(?:Street|St|Avenue|Ave|Road|Rd|Drive|Dr|Lane|Ln|Boulevard|Blvd|Highway|Hwy|Court|Ct|Place|Pl|Way|Box|Suite|Ste|Route|Rte|Parkway|Pkwy|Floor|Fl)(?![\p{L}])/iu;
+const streetLike = (value: string) => STREET_WORD.test(value) || STREET_TYPE.test(value);
 
 /** The postcode opens its part: at a line start or right after a comma. */
 function segmentStartsAt(text: string, at: number): boolean {

@@ -179,17 +179,13 @@ export function findAddresses(text: string): Candidate[] {
     found.push({ entity: 'street_address', start, end, score: clamp((match[1] || tail ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
   found.push(...findWorldAddresses(text));
-  // Blocks read from the postal formats take in the shorter matches inside them; every address takes the
+  // Blocks read from the postal formats outrank the shorter matches inside them; every address takes the
   // country written after it.
   const blocks = findFormatAddresses(text);
   for (const block of blocks) {
     for (const other of found) {
-      // Matches inside the block or reaching past one end of it; one holding the whole block is left to compete.
-      if (other.start < block.end && block.start < other.end && !(other.start <= block.start && block.end <= other.end)) {
-        block.start = Math.min(block.start, other.start);
-        block.end = Math.max(block.end, other.end);
-        block.score = Math.max(block.score, other.score);
-      }
+      // Matches inside the block lend it their score; one holding the whole block is left to compete.
+      if (block.start <= other.start && other.end <= block.end) block.score = Math.max(block.score, other.score);
     }
   }
   return [...found, ...blocks].map((candidate) => withCountry(text, candidate));

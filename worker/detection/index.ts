@@ -51,26 +51,9 @@ function compile(plan: DetectionPlan): Compiled {
 
 const overlaps = (a: Candidate, b: Candidate) => a.start < b.end && b.start < a.end;
 
-/**
- * Address matches that overlap without one holding the other (a line wrapped in the layout read twice, a
- * street and its town tail) become one, covering both; of nested ones the usual order below decides.
- */
-function mergeAddresses(candidates: readonly Candidate[]): Candidate[] {
-  const addresses = candidates.filter((candidate) => candidate.entity === 'street_address').sort((a, b) => a.start - b.start || b.end - a.end);
-  if (addresses.length < 2) return [...candidates];
-  const merged: Candidate[] = [];
-  for (const address of addresses) {
-    const index = merged.findIndex((other) => address.start < other.end && other.start < address.end && !(other.start <= address.start && address.end <= other.end));
-    const other = merged[index];
-    if (other && address.end > other.end) merged[index] = { ...other, end: address.end, score: Math.max(other.score, address.score), cues: [...new Set([...other.cues, ...address.cues])] };
-    else merged.push(address);
-  }
-  return [...candidates.filter((candidate) => candidate.entity !== 'street_address'), ...merged];
-}
-
 /** Of overlapping matches, the one of the more specific kind wins, then the higher score, then the longer. */
 export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
-  const ordered = mergeAddresses(candidates).sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  const ordered = [...candidates].sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
   const kept: Candidate[] = [];
   for (const candidate of ordered) if (!kept.some((other) => overlaps(other, candidate))) kept.push(candidate);
   return kept.sort((a, b) => a.start - b.start);
@@ -96,7 +79,8 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
   for (const candidate of found) if (candidate.entity !== 'custom_term' && candidate.entity !== 'custom_pattern') trimToValue(text, candidate);
   // A postcode inside an address (Japan's 468-6327, Chile's 8690142) is no phone unless a phone word says so
   // ("office" or "home" nearby do not).
-  const addresses = found.filter((candidate) => candidate.entity === 'street_address');
+  // (US street rules read ZIPs, not such postcodes, and a US line may run on into a card or phone on the next one.)
+  const addresses = found.filter((candidate) => candidate.entity === 'street_address' && /address-(?:format|international|asia)/.test(candidate.rule ?? ''));
   if (addresses.length > 0) {
     const inAddress = (candidate: Candidate) =>
       candidate.entity === 'phone' &&
