@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateCorpus, type CorpusDocument } from './lib/detection-corpus.js';
 import { externalAddressTexts, externalPersonTexts, f2Of, layOut, scoreLaidOut, type Disagreement, type LabelledText } from './lib/detection-external.js';
+import { formatSections } from './lib/detection-formats.js';
 import { fmt, fmtInt } from './lib/format.js';
 import { labelledDocuments } from './lib/pii-sources.js';
 import type { Benchmark, BenchReport, Check } from './types.js';
@@ -209,6 +210,12 @@ export const detectionBench: Benchmark = {
   name: 'detection',
   description: `detection precision, recall and F2 per entity kind on ${DOCUMENTS} generated, labelled documents`,
   async run(settings): Promise<BenchReport> {
+    const plan0 = { entityKinds: [...BUILTIN_ENTITY_KINDS], minScore: MIN_SCORE, customTerms: [], patterns: [] };
+    // BENCH_DETECTION_ONLY=formats: only the issue-28 sets (generated formats, phone shapes, technical prose).
+    if (process.env.BENCH_DETECTION_ONLY === 'formats') {
+      const formats = formatSections(plan0, settings.log);
+      return { title: 'Detection: formats, phone shapes, technical prose', table: [['set', 'labelled', 'found', 'precision', 'recall', 'F2', 'target'], ...formats.rows], notes: formats.notes, checks: formats.checks, data: formats.data };
+    }
     const corpus = generateCorpus(SEED, DOCUMENTS);
     const plan = { entityKinds: [...BUILTIN_ENTITY_KINDS], minScore: MIN_SCORE, customTerms: [], patterns: [] };
     settings.log(`generated ${corpus.length} documents (seed ${SEED}), ${corpus.reduce((sum, document) => sum + document.entities.length, 0)} labelled values`);
@@ -220,14 +227,17 @@ export const detectionBench: Benchmark = {
     for (const score of scores) table.push([score.kind, fmtInt(score.gold), fmtInt(score.predicted), fmt(score.precision, 3), fmt(score.recall, 3), fmt(score.f2, 3), fmt(TARGETS[score.kind], 2)]);
     const external = externalSection(plan, settings.log);
     table.push(...external.rows);
+    const formats = formatSections(plan, settings.log);
+    table.push(...formats.rows);
     const checks: Check[] = scores.map((score) => ({
       name: `detection F2 ${score.kind} >= ${TARGETS[score.kind]}`,
       pass: score.f2 >= TARGETS[score.kind],
       detail: `F2 ${fmt(score.f2, 3)} (P ${fmt(score.precision, 3)}, R ${fmt(score.recall, 3)}, ${score.gold} labelled)`,
     }));
-    checks.push(...external.checks);
+    checks.push(...external.checks, ...formats.checks);
     const notes = [
       ...external.notes,
+      ...formats.notes,
       `${corpus.length} documents, ${fmtInt(words)} words, detection (including scoring) in ${fmt(seconds, 2)} s (${fmtInt(words / seconds)} words/s); min_score ${MIN_SCORE}; seed ${SEED} (BENCH_DETECTION_SEED).`,
       'A finding counts when it has the labelled kind and touches a word of the labelled value; F2 weighs recall four times precision.',
     ];
@@ -235,6 +245,6 @@ export const detectionBench: Benchmark = {
       const wanted = process.env.BENCH_DETECTION_MISSES;
       for (const miss of misses.filter((entry) => wanted === '1' || entry.kind === wanted).slice(0, 60)) notes.push(`  ${miss.type.padEnd(14)} ${miss.kind.padEnd(16)} ${miss.document.padEnd(12)} ${miss.text}`);
     }
-    return { title: 'Detection quality (external held-out text, then the generated labelled corpus)', table, notes, checks, data: { seed: SEED, documents: corpus.length, words, seconds, scores, external: external.data } };
+    return { title: 'Detection quality (external held-out text, then the generated labelled corpus)', table, notes, checks, data: { seed: SEED, documents: corpus.length, words, seconds, scores, external: external.data, formats: formats.data } };
   },
 };

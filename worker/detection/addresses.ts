@@ -1,4 +1,5 @@
 import { tailEnd, unitStart } from './addresses-extend.js';
+import { findFormatAddresses, withCountry } from './addresses-format.js';
 import { findWorldAddresses } from './addresses-world.js';
 import { clamp, cuesNear, type Candidate } from './candidate.js';
 
@@ -64,7 +65,8 @@ const ROUTE = new RegExp(`(?<![\\w/-])${NUMBER} (?:(?:Old|US|U\\.S\\.|State|Coun
 const ROUTE_DESIGNATOR = new RegExp(`${ROUTE_WORD}([0-9A-Z]{1,4})\\b`, 'i');
 // Military mail: PSC/Unit/CMR with a box, then APO/FPO/DPO, AA/AE/AP and the ZIP.
 // The parts may stand on separate lines, as on an envelope.
-const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},?[ \n](?:Box \d{1,5},?[ \n])?|USNS [A-Z][A-Za-z]+,?[ \n]|USS [A-Z][A-Za-z]+,?[ \n])?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
+// A ship may carry its hull number (USS Nimitz (CVN 68)).
+const MILITARY = /\b(?:(?:PSC|Unit|CMR) \d{1,5},?[ \n](?:Box \d{1,5},?[ \n])?|USNS [A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?,?[ \n]|USS [A-Z][A-Za-z]+(?: [A-Z][A-Za-z]+)?(?: \([A-Z]{2,4}[- ]?\d{1,4}\))?,?[ \n])?(?:APO|FPO|DPO) (?:AA|AE|AP) \d{5}(?:-\d{4})?\b/g;
 
 // International: number after the street (Hauptstraße 12, Via Roma 5, Calle Mayor 3), number before a
 // type word in Romance languages (10 rue de Rivoli), each optionally followed by a postcode and town.
@@ -177,5 +179,14 @@ export function findAddresses(text: string): Candidate[] {
     found.push({ entity: 'street_address', start, end, score: clamp((match[1] || tail ? 0.8 : formBox ? 0.3 : 0.6) + (cues.length > 0 ? 0.15 : 0)), cues, rule: 'pattern:address-po-box' });
   }
   found.push(...findWorldAddresses(text));
-  return found;
+  // Blocks read from the postal formats outrank the shorter matches inside them; every address takes the
+  // country written after it.
+  const blocks = findFormatAddresses(text);
+  for (const block of blocks) {
+    for (const other of found) {
+      // Matches inside the block lend it their score; one holding the whole block is left to compete.
+      if (block.start <= other.start && other.end <= block.end) block.score = Math.max(block.score, other.score);
+    }
+  }
+  return [...found, ...blocks].map((candidate) => withCountry(text, candidate));
 }

@@ -6,7 +6,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
 
 /**
  * The part of a word's box that holds characters [from, to) of it, when the match covers only part of a
- * word with letters or digits outside the match (e.g. "SSN:123-45-6789" read as one word). Characters are
+ * word (e.g. "SSN:123-45-6789" read as one word, or an address in angle brackets). Characters are
  * taken as equally wide, so the cut keeps half a character of margin on the side of the match. Whole box
  * for rotated pages, where the text does not run along x.
  */
@@ -15,8 +15,11 @@ function partOfWord(word: PageWord, length: number, from: number, to: number, ho
   if (!horizontal || length <= 0) return box;
   const text = word.text.trim();
   const perChar = (word.x2 - word.x1) / length;
-  if (from > 0 && /[\p{L}\p{N}]/u.test(text.slice(0, from))) box.x1 = Math.max(word.x1, word.x1 + perChar * (from - 0.5));
-  if (to < length && /[\p{L}\p{N}]/u.test(text.slice(to))) box.x2 = Math.min(word.x2, word.x1 + perChar * (to + 0.5));
+  // Letters or digits outside keep half a character of margin; quotes, brackets and punctuation outside
+  // ("<jo@x.org>", "(Smith),") only a sliver, so the box holds the value and not its wrapping.
+  const margin = (outside: string) => (/[\p{L}\p{N}]/u.test(outside) ? 0.5 : 0.15);
+  if (from > 0 && /\S/u.test(text.slice(0, from))) box.x1 = Math.max(word.x1, word.x1 + perChar * (from - margin(text.slice(0, from))));
+  if (to < length && /\S/u.test(text.slice(to))) box.x2 = Math.min(word.x2, word.x1 + perChar * (to + margin(text.slice(to))));
   return box;
 }
 

@@ -60,7 +60,7 @@ export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
 }
 
 function candidatesIn(text: string, compiled: Compiled): Candidate[] {
-  const found: Candidate[] = [];
+  let found: Candidate[] = [];
   for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
   found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
   // Values broken across lines: the detectors again over the text with its line breaks joined; only the
@@ -76,8 +76,47 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
       if (wrapped) found.push(wrapped);
     }
   }
+  for (const candidate of found) if (candidate.entity !== 'custom_term' && candidate.entity !== 'custom_pattern') trimToValue(text, candidate);
+  // A postcode inside an address (Japan's 468-6327, Chile's 8690142) is no phone unless a phone word says so
+  // ("office" or "home" nearby do not).
+  // (US street rules read ZIPs, not such postcodes, and a US line may run on into a card or phone on the next one.)
+  const addresses = found.filter((candidate) => candidate.entity === 'street_address' && /address-(?:format|international|asia)/.test(candidate.rule ?? ''));
+  if (addresses.length > 0) {
+    const inAddress = (candidate: Candidate) =>
+      candidate.entity === 'phone' &&
+      !candidate.cues.some((cue) => STRONG_PHONE_CUE.test(cue)) &&
+      addresses.some((address) => address.start <= candidate.start && candidate.end <= address.end && address.score >= candidate.score);
+    found = found.filter((candidate) => !inAddress(candidate));
+  }
   for (const candidate of found) candidate.rule ??= candidate.entity === 'custom_term' ? 'template:term' : candidate.entity === 'custom_pattern' ? 'template:pattern' : `pattern:${candidate.entity}`;
   return found.filter((candidate) => candidate.end > candidate.start && candidate.score >= compiled.minScore);
+}
+
+const STRONG_PHONE_CUE = /^(?:phone|ph|tel|telephone|fax|mobile|cell|cellular|call|dial|sms|whatsapp|[ohcmwf][:.]|ph[:.]|tel[:.])/;
+
+const PAIRS: Readonly<Record<string, string>> = { '<': '>', '[': ']', '{': '}', '(': ')', '“': '”', '‘': '’', '«': '»' };
+const CLOSING = new Map(Object.entries(PAIRS).map(([open, close]) => [close, open]));
+
+/**
+ * Trims a match to its value: no angle brackets, quotes or brackets around it and no trailing punctuation.
+ * A bracket stays when its partner is inside ("(555) 010-4477", "{ann,bo}@host").
+ */
+export function trimToValue(text: string, candidate: Candidate): void {
+  let { start, end } = candidate;
+  while (end - start > 1) {
+    const first = text.charAt(start);
+    const last = text.charAt(end - 1);
+    const inside = text.slice(start, end);
+    const partner = PAIRS[first];
+    const opener = CLOSING.get(last);
+    if (first === '"' || first === "'" || (partner !== undefined && !inside.includes(partner))) start += 1;
+    else if ('"\'.,;!?'.includes(last) || (opener !== undefined && !inside.includes(opener))) end -= 1;
+    else break;
+  }
+  if (/[\p{L}\p{N}]/u.test(text.slice(start, end))) {
+    candidate.start = start;
+    candidate.end = end;
+  }
 }
 
 /** All matches in one text, overlaps resolved; names are not propagated (that needs the whole document). */

@@ -1,5 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
+import { codeShaped, termContext, termNotName, termRecurrence } from './name-precision.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -273,12 +274,35 @@ export function findNames(text: string): Candidate[] {
       found[around] = { ...model, score: Math.max(rule.score, model.score), cues: [...new Set([...model.cues, ...rule.cues])], rule: `${model.rule}+${rule.rule}` };
     } else found.push(rule);
   }
-  return found;
+  // Product, tool and code names, and words the page writes in lower case or as a heading (name-precision.ts).
+  const context = termContext(text);
+  return found.flatMap((candidate) => {
+    const trimmed = beforeCodeWord(text, candidate);
+    return trimmed && !termNotName(text.slice(trimmed.start, trimmed.end), context, trimmed.cues.length > 0) ? [trimmed] : [];
+  });
+}
+
+/** The candidate up to its first word shaped like code, read whole ("Name" of "Name.Builtin"); null when that is its first word. */
+function beforeCodeWord(text: string, candidate: Candidate): Candidate | null {
+  let end = candidate.start;
+  for (const match of text.slice(candidate.start, candidate.end).matchAll(/\S+/g)) {
+    const from = candidate.start + match.index;
+    let to = from + match[0].length;
+    const wordStart = from === candidate.start ? text.lastIndexOf(' ', from) + 1 : from;
+    while (to < text.length && /\S/.test(text.charAt(to))) to += 1;
+    const lineStart = Math.max(wordStart, text.lastIndexOf('\n', from) + 1, text.lastIndexOf('\t', from) + 1);
+    if (codeShaped(text.slice(lineStart, to))) break;
+    end = Math.min(candidate.end, from + match[0].length);
+  }
+  if (end === candidate.end) return candidate;
+  const kept = text.slice(candidate.start, end).replace(/[\s,;:(]+$/u, '');
+  return kept.split(/\s+/).length >= 2 ? { ...candidate, end: candidate.start + kept.length } : null;
 }
 
 /** The words of names found with good evidence, to look for where they recur alone. */
 export function nameWords(text: string, names: readonly Candidate[]): Set<string> {
   const words = new Set<string>();
+  const context = termContext(text);
   for (const name of names) {
     // Good evidence: a high score, or a passing one that context (title, label, verb) earned.
     if (name.entity !== 'person_name' || name.score < 0.5 || (name.score < 0.7 && name.cues.length === 0)) continue;
@@ -287,7 +311,7 @@ export function nameWords(text: string, names: readonly Candidate[]): Set<string
       const lower = token.core.toLowerCase();
       // Given names that are also words (Will, Grant) do not recur alone as names; surnames (King, Lee) do.
       const ambiguous = AMBIGUOUS_FIRST_NAMES.has(lower) && index < tokens.length - 1;
-      if (token.core.length < 2 || blocked(lower) || ambiguous || TITLES.has(lower)) return;
+      if (token.core.length < 2 || blocked(lower) || ambiguous || TITLES.has(lower) || codeShaped(token.core) || termNotName(token.core, context, false)) return;
       words.add(lower);
     });
   }
@@ -299,8 +323,9 @@ export function recurringNames(text: string, words: ReadonlySet<string>): Candid
   if (words.size === 0) return [];
   const found: Candidate[] = [];
   const tokens = tokenize(text);
+  const context = termContext(text);
   tokens.forEach((token, index) => {
-    if (!isWord(shapeOf(token)) || !words.has(token.core.toLowerCase())) return;
+    if (!isWord(shapeOf(token)) || !words.has(token.core.toLowerCase()) || termRecurrence(token.core, context)) return;
     const end = token.end;
     const next = tokens[index + 1];
     if (next && next.gap === ' ' && isWord(shapeOf(next)) && ORGANISATION_WORDS.has(next.core.toLowerCase())) return;

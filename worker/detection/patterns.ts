@@ -54,7 +54,8 @@ export function findEmails(text: string): Candidate[] {
 }
 
 const PHONE_CUE = /\b(?:phone|ph|tel(?:ephone)?|cell(?:ular)?|mobile|fax|call(?:ed|back)?|text(?:ed)?|contact(?:ed)?|reach(?:ed)?|dial(?:ed)?|home|work|office|direct|voicemail|whatsapp|sms)\b|(?:^|\s)(?:[ohcmwf]|ph|tel)[:.]|\((?:[ohcmwf]|cell|home|work)\)/i;
-const PHONE_NEGATIVE_CUE = /\b(?:case|docket|file|form|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
+// Part, model and catalogue numbers, builds and modules are numbered like phones as often as not.
+const PHONE_NEGATIVE_CUE = /(?:\b(?:case|docket|file|form|invoice|order|ref(?:erence)?|serial|account|acct|claim|ticket|report|control|tracking|badge|id|isbn|po|permit|license|routing|aba|ssn|card|iban|passport|part|parts|sku|model|item|lot|cat(?:alog(?:ue)?)?|module|build|version|ver|rev(?:ision)?|pallet)|\bp\/n)\s*(?:no\.?|number|#)?\s*[:#]?\s*$/i;
 // A cited clause or section, also a code's section after its title (29 C.F.R. § 2510.3-101; a § lost in
 // extraction reads U+FFFD).
 const CITATION_BEFORE = /(?:\b(?:clause|section|sect|article|art|paragraph|para|regulation|reg|chapter|rule)\.?|§§?|\b(?:C\.\s?F\.\s?R|U\.\s?S\.\s?C)\.\s*(?:§§?|\uFFFD)?|\b(?:CFR|USC)\s*(?:§§?|\uFFFD)?)\s*$/i;

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+// Technical PDFs for the person-name false-positive rate: TeX Live package manuals on this machine
+// (Debian texlive-doc, each under its package's licence) chosen by a fixed rule, and the technical papers
+// of ../shared/corpora/realworld-pdfs. Split by the SHA-1 of the path: bucket 1 may be read while working
+// (dev), bucket 0 and the realworld papers are only measured (held out).
+
+const TEXLIVE = '/usr/share/doc/texlive-doc';
+const REALWORLD = process.env.OBSCURA_REALWORLD_PDFS ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'realworld-pdfs');
+/** The realworld PDFs that are technical prose (a research paper, a standard's page, a LaTeX manual). */
+const REALWORLD_TECHNICAL = ['tracemonkey.pdf', 'bug1019475_1.pdf', 'bug1997343.pdf'];
+const MAX_PAGES = 40;
+
+export interface TechnicalDocument {
+  id: string;
+  split: 'dev' | 'test';
+  text: string;
+}
+
+function pdfText(file: string): string | null {
+  try {
+    const info = execFileSync('pdfinfo', [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
+    if (pages === 0 || pages > MAX_PAGES) return null;
+    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }).replace(/\f/g, '\n');
+  } catch {
+    return null;
+  }
+}
+
+function walk(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.name.endsWith('.pdf') ? [path.join(dir, entry.name)] : []));
+}
+
+/** Documents of one split with at least 200 words of text (barcode test sheets and figures have none). */
+export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
+  const bucket = split === 'test' ? 0 : 1;
+  const texlive = walk(TEXLIVE)
+    .sort()
+    .filter((file) => (createHash('sha1').update(file).digest()[0] as number) % 4 === bucket);
+  const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : [])];
+  const out: TechnicalDocument[] = [];
+  for (const file of files) {
+    const text = pdfText(file);
+    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, text });
+  }
+  return out;
+}

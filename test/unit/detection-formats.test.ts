@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
+import { detectInText, detectPages } from '../../worker/detection/index.js';
+import { layoutPage } from '../helpers/analysis-support.js';
+
+// Issue 28: addresses by the postal formats of each country group (libaddressinput), phones by shape and
+// cue, and the look-alikes that must stay unmarked. Values written for these tests.
+
+const plan = (kinds: readonly BuiltinEntityKind[]): DetectionPlan => ({ entityKinds: [...kinds], minScore: 0.5, customTerms: [], patterns: [] });
+const ALL: BuiltinEntityKind[] = ['street_address', 'phone', 'person_name', 'date_of_birth', 'ssn', 'payment_card', 'email', 'ip_address'];
+const found = (kind: BuiltinEntityKind, text: string) =>
+  detectInText(text, plan(ALL))
+    .filter((candidate) => candidate.entity === kind)
+    .map((candidate) => text.slice(candidate.start, candidate.end));
+const address = (text: string) => found('street_address', text);
+const phones = (text: string) => found('phone', text);
+
+describe('addresses by country group, from the postal formats', () => {
+  it('North America: street, town, state or province and ZIP or postal code, with the country', () => {
+    expect(address('Mail it to 1200 Larkin Street\nSan Francisco, CA 94109\nUSA')).toEqual(['1200 Larkin Street\nSan Francisco, CA 94109\nUSA']);
+    expect(address('Send to 88 Maple Crescent\nOttawa ON K2P 1L4\nCanada today')).toEqual(['88 Maple Crescent\nOttawa ON K2P 1L4\nCanada']);
+  });
+
+  it('UK and Ireland: the post town and the postcode on lines of their own', () => {
+    expect(address('Flat 2, 14 Mill Lane\nCambridge\nCB2 1RX\nUnited Kingdom')).toEqual(['Flat 2, 14 Mill Lane\nCambridge\nCB2 1RX\nUnited Kingdom']);
+    expect(address('Rose House, 4 Church Street, Ludlow, SY8 1AP')).toEqual(['Rose House, 4 Church Street, Ludlow, SY8 1AP']);
+  });
+
+  it('Western Europe: the number after the street, the postcode before the town, state and country after', () => {
+    expect(address('Via Garibaldi 12\n00153 Roma RM\nItalia')).toEqual(['Via Garibaldi 12\n00153 Roma RM\nItalia']);
+    expect(address('Escriba a Calle de Alcalá, 45, 28014 Madrid para más datos.')).toEqual(['Calle de Alcalá, 45, 28014 Madrid']);
+    expect(address('Kapelstraat 45 bus 3, 2000 Antwerpen, Belgique')).toEqual(['Kapelstraat 45 bus 3, 2000 Antwerpen, Belgique']);
+  });
+
+  it('Nordic: compound street types, country prefixes and three-digit Icelandic postcodes in a block', () => {
+    expect(address('She lives at Solbakkvegen 14B, 5136 Mjølkeråen, Norge now.')).toEqual(['Solbakkvegen 14B, 5136 Mjølkeråen, Norge']);
+    expect(address('Storgatan 5, SE-114 55 Stockholm, Sverige')).toEqual(['Storgatan 5, SE-114 55 Stockholm, Sverige']);
+    expect(address('Hafnarstræti 9\n101 Reykjavík\nÍsland')).toEqual(['Hafnarstræti 9\n101 Reykjavík\nÍsland']);
+    expect(address('Mannerheimintie 12 A 5\nFI-00100 Helsinki')).toEqual(['Mannerheimintie 12 A 5\nFI-00100 Helsinki']);
+  });
+
+  it('Greece and Cyprus: Greek and Latin script, postcodes with a space', () => {
+    expect(address('Διεύθυνση: Ερμού 25, 105 63 Αθήνα')).toEqual(['Ερμού 25, 105 63 Αθήνα']);
+    expect(address('Write to Odos Athinas 20\n105 54 Athina\nGreece')).toEqual(['Odos Athinas 20\n105 54 Athina\nGreece']);
+    expect(address('Λεωφόρος Μακαρίου 15\n1065 Λευκωσία\nΚύπρος')).toEqual(['Λεωφόρος Μακαρίου 15\n1065 Λευκωσία\nΚύπρος']);
+  });
+
+  it('Central and Eastern Europe: ul., nr., house and orientation numbers, Hungarian dots', () => {
+    expect(address('ul. Marszałkowska 10/12\n00-590 Warszawa')).toEqual(['ul. Marszałkowska 10/12\n00-590 Warszawa']);
+    expect(address('Adresa: Vodičkova 681/14, 110 00 Praha 1')).toEqual(['Vodičkova 681/14, 110 00 Praha 1']);
+    expect(address('Str. Lipscani nr. 5, 030031 București')).toEqual(['Str. Lipscani nr. 5, 030031 București']);
+    expect(address('Budapest\nAndrássy út 22.\n1061\nMagyarország').some((value) => value.endsWith('Andrássy út 22.\n1061\nMagyarország'))).toBe(true);
+  });
+
+  it('Oceania: unit/house numbers, state and postcode, a New Zealand postcode in a block', () => {
+    expect(address('Unit 5, 68 Beach Parade\nCoogee NSW 2034\nAustralia')).toEqual(['Unit 5, 68 Beach Parade\nCoogee NSW 2034\nAustralia']);
+    expect(address('2/47 Ocean Road\nDunedin 9013\nNew Zealand')).toEqual(['2/47 Ocean Road\nDunedin 9013\nNew Zealand']);
+  });
+
+  it('Latin America: colonia and state after the town, a Chilean seven-digit postcode that is no phone', () => {
+    expect(address('Calle Durango 120, Col. Roma, 06700 Cuauhtémoc, CDMX').some((value) => value.startsWith('Calle Durango 120, Col. Roma, 06700 Cuauhtémoc'))).toBe(true);
+    const chile = 'Our office moved to Avenida Providencia 1208, 7500571 Providencia, Chile in May.';
+    expect(address(chile)).toEqual(['Avenida Providencia 1208, 7500571 Providencia, Chile']);
+    expect(phones(chile)).toEqual([]);
+  });
+
+  it('Asia: a Japanese block closed by its postcode on its own line, an Indian PIN with the state after', () => {
+    const japan = 'Mailing address\n3-2-1 Nishi-Shinjuku\nShinjuku\n163-8001\nJapan';
+    expect(address(japan)).toEqual(['3-2-1 Nishi-Shinjuku\nShinjuku\n163-8001\nJapan']);
+    expect(phones(japan)).toEqual([]);
+    expect(address('12, Brigade Road\nBengaluru 560025\nKarnataka')).toEqual(['12, Brigade Road\nBengaluru 560025\nKarnataka']);
+  });
+
+  it('military mail: unit or ship with its hull number over APO/FPO/DPO', () => {
+    expect(address('USS Nimitz (CVN 68)\nFPO AP 96620-2820')).toEqual(['USS Nimitz (CVN 68)\nFPO AP 96620-2820']);
+    expect(address('PSC 802 Box 74\nAPO AE 09499')).toEqual(['PSC 802 Box 74\nAPO AE 09499']);
+    expect(address('Unit 2050\nDPO AE 09498')).toEqual(['Unit 2050\nDPO AE 09498']);
+  });
+
+  it('leaves counts, years, sections, dates and amounts before a town alone', () => {
+    for (const text of [
+      'Chapter 12, 2010 Vancouver hosted the games.',
+      'Section 4, 114 55 Stockholm is cited twice.',
+      'On 12 May 2020, 10115 Berlin residents voted.',
+      'Table 3: 1500 Oslo households, 2019 census.',
+      'Flight 2041, 0159 Oslo departs at 10:40.',
+      'The grant of EUR 12000, 8001 Zurich paid it.',
+      'Replace part 4411-22, 10115 Berlin warehouse.',
+      'See 42 U.S.C. 1983, 2000 Sydney edition.',
+      'Auckland 1010 runners finished first.',
+    ]) {
+      expect(address(text), text).toEqual([]);
+    }
+  });
+});
+
+describe('phones by shape and cue', () => {
+  it('reads national, international (+ and 00) and local shapes', () => {
+    expect(phones('Tel: (415) 555-0132')).toEqual(['(415) 555-0132']);
+    expect(phones('Phone +44 20 7946 0018 after 9am')).toEqual(['+44 20 7946 0018']);
+    expect(phones('Tel. 0049 30 12345678')).toEqual(['0049 30 12345678']);
+    expect(phones('Fax: 01 42 68 53 00')).toEqual(['01 42 68 53 00']);
+    expect(phones('Call (02) 9876 5432 for bookings.')).toEqual(['(02) 9876 5432']);
+    expect(phones('Mobile: 001-415-555-0132')).toEqual(['001-415-555-0132']);
+  });
+
+  it('keeps the extension with the number', () => {
+    expect(phones('Phone: 415-555-0132 ext. 204')).toEqual(['415-555-0132 ext. 204']);
+    expect(phones('Tel: (415) 555-0132x1234.')).toEqual(['(415) 555-0132x1234']);
+    expect(phones('Call +44 20 7946 0018 extension 12')).toEqual(['+44 20 7946 0018 extension 12']);
+  });
+
+  it('takes a number libphonenumber calls invalid when a cue marks it, with a lower score than a valid one', () => {
+    const score = (text: string) => detectInText(text, plan(['phone']))[0]?.score ?? 0;
+    expect(phones('Phone: (123) 456-7890')).toEqual(['(123) 456-7890']);
+    expect(score('Phone: (123) 456-7890')).toBeLessThan(score('Phone: (415) 555-0132'));
+  });
+
+  it('takes a number alone in a contact block', () => {
+    expect(phones('Regards,\nJordan Ellis\n40 Harbor Street\nPortland, ME 04101\n(207) 555-0188')).toEqual(['(207) 555-0188']);
+  });
+
+  it('leaves dates, amounts, part numbers, statute citations and versions alone', () => {
+    for (const text of [
+      'The invoice of 03/15/2024 came to $1,234,567.89 in all.',
+      'Meeting of 2024-03-15 approved EUR 125 400,00.',
+      'Replace part no. 9205-147-56 and P/N 451-2123-292 before shipping.',
+      'Withheld under 42 U.S.C. § 1983 and 29 C.F.R. 1910.1200.',
+      'See Cal. Gov. Code § 6254.21 and case no. 21-cv-04417.',
+      'Build 4.12.345-6789 fixed the crash in module 605.144.8391.',
+      'ISBN 978-0-306-40615-7 was cited.',
+    ]) {
+      expect(phones(text), text).toEqual([]);
+    }
+  });
+});
+
+describe('person names in technical prose', () => {
+  const names = (text: string) => found('person_name', text);
+
+  it('suggests no product, tool or code name (camel case, hyphenated tools, dotted identifiers)', () => {
+    expect(names('SpiderMonkey and MakeIndex were rebuilt with LuaTeX last week.')).toEqual([]);
+    expect(names('Load KOMA-Script before LuaTeX-ko, then call Name.Builtin twice.')).toEqual([]);
+  });
+
+  it('suggests no word the page writes in lower case or as a heading', () => {
+    const text = '3.2 Specials\nThe driver reads specials from the file.\nSpecials Keys are listed below, and python runs them.\nPython Scripts are optional.';
+    expect(names(text)).toEqual([]);
+  });
+
+  it('suggests no capitalised word repeated alone in technical text', () => {
+    const text = 'Run \\usepackage{luacode} first. Luaotfload loads fonts. Luaotfload caches them; Luaotfload reads conf_file() then exits.';
+    expect(names(text)).toEqual([]);
+  });
+
+  it('still finds people in the same text, also with surname prefixes and hyphens', () => {
+    const text = 'SpiderMonkey was written by Brendan Eich and tuned by Ellen McCloskey; Jean-Pierre Dupont reviewed it.';
+    expect(names(text)).toEqual(['Brendan Eich', 'Ellen McCloskey', 'Jean-Pierre Dupont']);
+  });
+});
+
+describe('boxes trimmed to the value', () => {
+  it('leaves out angle brackets, quotes and trailing punctuation', () => {
+    const lines = ['Contact <jo.smith@example.org>, or "Maria Gonzalez".'];
+    const page = { page_number: 1, unit: 'pdf_points' as const, rotation: 0, ...layoutPage(lines) };
+    const findings = detectPages([page], plan(['email', 'person_name']));
+    const word = (text: string) => page.words.find((entry) => entry.text === text);
+    const email = findings.find((finding) => finding.entity === 'email');
+    const bracketed = word('<jo.smith@example.org>,');
+    expect(email?.boxes[0]?.x1).toBeGreaterThan((bracketed?.x1 ?? 0) + 0.6 * ((bracketed?.x2 ?? 0) - (bracketed?.x1 ?? 0)) / 23);
+    expect(email?.boxes[0]?.x2).toBeLessThan((bracketed?.x2 ?? 0) - ((bracketed?.x2 ?? 0) - (bracketed?.x1 ?? 0)) / 23);
+    const text = lines[0] as string;
+    expect(detectInText(text, plan(['email', 'person_name'])).map((candidate) => text.slice(candidate.start, candidate.end))).toEqual(['jo.smith@example.org', 'Maria Gonzalez']);
+  });
+});

@@ -1,0 +1,116 @@
+import { FIRST_NAMES, SURNAMES } from './name-lists.js';
+
+// Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
+// capitalised words a name detector feeds on. These tests say when such a word is no person, from the word's
+// own shape and from how the same page writes it elsewhere (in lower case, as a heading).
+
+/** Mc/Mac/O'/De… glue a capital inside real surnames (McCloskey, DeLuca, O'Brien, MacKenzie). */
+const NAME_PREFIX = /^(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|Del|Della|La|Le|Van|Von|Fitz|St)\p{Lu}\p{Ll}+$/u;
+
+/** A word shaped like code or a product name: an inner capital, digits, dots or underscores inside, a hyphen to a lower-case or mixed part. */
+export function codeShaped(word: string): boolean {
+  const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/u, '');
+  if (core.length === 0) return false;
+  // Initials run together (J.R.R.) are no code; a dot between words of letters is (Name.Builtin, os.path).
+  if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}/u.test(core)) return true;
+  if (core.includes('-')) {
+    const parts = core.split('-').filter((part) => part.length > 0);
+    // JEAN-PIERRE in capitals, Jean-Pierre or Pégourié-Gonnard in title case; KOMA-Script, LuaTEX-ko, Kernel-level not.
+    if (parts.every((part) => /^\p{Lu}[\p{Lu}'’]+$/u.test(part))) return false;
+    return parts.some((part) => !/^\p{Lu}[\p{Ll}'’]+$/u.test(part));
+  }
+  // Camel case (MakeIndex, SpiderMonkey, LuaTeX, PFskip), but not the surname prefixes above.
+  if (/\p{Ll}\p{Lu}/u.test(core) || /^\p{Lu}{2,}\p{Ll}/u.test(core)) return !NAME_PREFIX.test(core);
+  return false;
+}
+
+/** A token of code: a TeX or shell command, camel case, snake_case, a call, braces, a scope or an assignment (not a handle, hashtag or URL). */
+const CODE_TOKEN = /^(?![@#])(?!.*(?:\/\/|www\.))(?:.*\\\p{L}|.*\p{Ll}\p{Lu}(?!\p{Ll}{2,}$)|.*\p{L}_\p{L}|.*\p{L}\.\p{Ll}\p{L}*\(|.*[{}]|.*\(\)|.*::|.*\p{L}=)/u;
+
+export interface TermContext {
+  /** Words the text writes in lower case (code, common nouns: "lua", "python", "specials"). */
+  lower: Set<string>;
+  /** Words of heading lines: a numbered heading ("3.2 Keys") or a line of one capitalised word ("Specials"). */
+  headings: Set<string>;
+  /** Capitalised words written three times or more and never beside another capitalised word: a product or project ("Unicode", "Ghostscript"). */
+  standalone: Set<string>;
+}
+
+const cache = new Map<string, TermContext>();
+
+export function termContext(text: string): TermContext {
+  const cached = cache.get(text);
+  if (cached) return cached;
+  const lower = new Set<string>();
+  for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Ll}[\p{Ll}'’]*(?![\p{L}\p{N}_-])/gu)) lower.add(match[0]);
+  const headings = new Set<string>();
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    const numbered = /^\d{1,2}(?:\.\d{1,2})*\.?\s+\p{Lu}[^.,;:!?]{0,60}$/u.test(trimmed) && trimmed.split(/\s+/).length <= 8;
+    const single = /^\p{Lu}[\p{L}'’-]+$/u.test(trimmed);
+    if (numbered || single) for (const word of trimmed.match(/\p{L}[\p{L}'’-]*/gu) ?? []) headings.add(word.toLowerCase());
+  }
+  // Capitalised words and whether one ever stands beside another (a person's given name and surname do).
+  const counts = new Map<string, { total: number; paired: boolean }>();
+  let previous: { word: string; glued: boolean } | null = null;
+  for (const match of text.matchAll(/\S+/g)) {
+    const raw = match[0];
+    const bare = raw.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
+    const capital = /^\p{Lu}\p{Ll}+$/u.test(bare);
+    const word = bare.toLowerCase();
+    const opensClean = /^\p{L}/u.test(raw);
+    if (capital) {
+      const entry = counts.get(word) ?? { total: 0, paired: false };
+      entry.total += 1;
+      if (previous && previous.glued && opensClean && !lower.has(previous.word) && !lower.has(word)) {
+        entry.paired = true;
+        const before = counts.get(previous.word);
+        if (before) before.paired = true;
+      }
+      counts.set(word, entry);
+    }
+    const closesClean = /\p{L}$/u.test(raw) && !text.slice(match.index + raw.length, match.index + raw.length + 1).includes('\n');
+    previous = capital ? { word, glued: closesClean } : null;
+  }
+  // Only in technical text (code-shaped tokens): in news a surname recurs alone as often.
+  const tokens = text.match(/\S+/g) ?? [];
+  const technical = tokens.filter((token) => CODE_TOKEN.test(token)).length >= Math.max(3, tokens.length * 0.01);
+  const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
+  if (cache.size > 8) cache.clear();
+  const context = { lower, headings, standalone };
+  cache.set(text, context);
+  return context;
+}
+
+const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
+
+/** A word (lower-cased, bare) that the page uses as a term rather than a name. */
+function termWord(word: string, context: TermContext): boolean {
+  if (known(word)) return false;
+  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word);
+}
+
+/** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
+export function termRecurrence(word: string, context: TermContext): boolean {
+  const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
+  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare)));
+}
+
+/**
+ * Whether a person candidate is a product, tool or code name or a common word in this text. `evidence`: a
+ * title or context cue backs the candidate; then only code-shaped words rule it out.
+ */
+export function termNotName(value: string, context: TermContext, evidence: boolean): boolean {
+  const words = value.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+  if (words.length === 0) return false;
+  if (words.some(codeShaped)) return true;
+  if (evidence) return false;
+  const bare = words.map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase());
+  // Short capitals alone are acronyms or numerals (XI, NL, CHI).
+  if (words.length === 1 && /^\p{Lu}{1,3}$/u.test(words[0]?.replace(/[^\p{L}]/gu, '') ?? '') && !known(bare[0] as string)) return true;
+  if (words.length === 1) return termWord(bare[0] as string, context);
+  // Word lists, not names: more than six words, or one word inflecting another (Kaufleute Kaufleuten).
+  if (words.length > 6) return true;
+  if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
+  return bare.every((word) => termWord(word, context));
+}
