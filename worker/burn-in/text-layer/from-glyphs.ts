@@ -56,6 +56,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
       const first = parts[0];
       const final = parts[parts.length - 1];
       if (!word.vertical && isRightToLeft(word.text) && first && final && final.x > first.x) word.text = [...parts].reverse().map((part) => part.text).join('');
+      // Canonical composition (a base letter and its combining mark drawn apart become one character, as İ).
+      word.text = word.text.normalize('NFC');
       words.push(word);
     }
     word = null;
