@@ -151,8 +151,13 @@ export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[
   for (const token of tokensOf(glyphs, (glyph, index) => under[index] === true)) texts.add(token);
   for (const token of tokensOf(glyphs, (glyph) => isHidden(glyph))) texts.add(token);
   for (const text of extra) texts.add(fold(text));
-  // Punctuation alone says nothing of what was withheld, and stands everywhere else on the page.
-  for (const text of texts) if (!/[\p{L}\p{N}]/u.test(text)) texts.delete(text);
+  // Punctuation alone says nothing of what was withheld, and stands everywhere else on the page; nor does one
+  // letter or digit of an alphabet (a narrow glyph beside a box, whose advance the black covers but not its ink),
+  // unlike one Han, kana or Hangul character, which can be a name.
+  for (const text of texts) {
+    if (!/[\p{L}\p{N}]/u.test(text)) texts.delete(text);
+    else if (Array.from(text).length === 1 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) texts.delete(text);
+  }
   const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !isHidden(glyph);
   const outside = [joinedText(glyphs, shownOutside), visualText(glyphs, shownOutside)];
   const storedOutside = fold(extraAllowed.join(''));
