@@ -78,6 +78,8 @@ export interface LayerWord {
   y2: number;
   /** Written top to bottom (a vertical column of CJK text): the layer draws it in vertical writing mode. */
   vertical?: boolean;
+  /** Right-to-left text the source draws left to right (visual order): drawn so in the layer too. */
+  drawnLeftToRight?: boolean;
 }
 
 /** flate: /Indexed (≤ 256 colours) or DeviceRGB samples, lossless. */

@@ -209,7 +209,7 @@ async function finishGlyphPage(raster: Raster, request: BurnPageRequest, layer: 
   const words = layer.words.map((word) => {
     const [ax, ay] = raster.toOutput(word.x1, word.y1);
     const [bx, by] = raster.toOutput(word.x2, word.y2);
-    return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by), ...(word.vertical && { vertical: true }) };
+    return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by), ...(word.vertical && { vertical: true }), ...(word.drawnLeftToRight && { drawnLeftToRight: true }) };
   });
   const paint = { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate };
   paintBoxes(raster.context, request.boxes, paint);

@@ -52,10 +52,11 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
   let cut = '';
   const flush = () => {
     if (word && word.text.trim() !== '') {
-      // Right-to-left script drawn left to right (visual order) is put back in reading order.
+      // Right-to-left script the source draws left to right (in visual order) is drawn so again, so readers
+      // order it as they order the source's own glyphs.
       const first = parts[0];
       const final = parts[parts.length - 1];
-      if (!word.vertical && isRightToLeft(word.text) && first && final && final.x > first.x) word.text = [...parts].reverse().map((part) => part.text).join('');
+      if (!word.vertical && isRightToLeft(word.text) && first && final && final.x > first.x) word.drawnLeftToRight = true;
       // Canonical composition (a base letter and its combining mark drawn apart become one character, as İ).
       word.text = word.text.normalize('NFC');
       words.push(word);

@@ -94,7 +94,7 @@ export function layerContent(fontName: string, words: readonly LayerWord[], vert
     const scale = Math.max(1, (100 * (word.x2 - word.x1)) / natural);
     const baseline = word.y1 + BELOW * (word.y2 - word.y1);
     // Right to left: the text matrix mirrors x, so the first character stands at the right edge.
-    const matrix = isRightToLeft(word.text) ? `-1 0 0 1 ${number(word.x2)} ${number(baseline)}` : `1 0 0 1 ${number(word.x1)} ${number(baseline)}`;
+    const matrix = isRightToLeft(word.text) && !word.drawnLeftToRight ? `-1 0 0 1 ${number(word.x2)} ${number(baseline)}` : `1 0 0 1 ${number(word.x1)} ${number(baseline)}`;
     // One marked-content span per word keeps readers (pdf.js) from joining the words of a line into one run.
     parts.push(`/Span BMC /${fontName} ${number(size)} Tf ${number(scale)} Tz ${matrix} Tm <${codes.join('')}> Tj EMC`);
   }
