@@ -120,12 +120,13 @@ describe('HTTP rules', () => {
   });
 
   describe('unknown routes', () => {
+    // Other unknown /api/ paths (/api/v2/…) belong to the application API and answer in its body
+    // (test/security/small-findings.test.ts).
     it.each([
       ['GET', '/api/v1/nothing-here'],
       ['POST', '/api/v1/nothing-here'],
       ['PUT', '/api/v1/cases'],
       ['DELETE', '/api/v1/cases'],
-      ['GET', '/api/v2/cases'],
       ['GET', '/nothing-here'],
       ['GET', '/files/nothing-here'],
       ['POST', '/files/uploads/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
