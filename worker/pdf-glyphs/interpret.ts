@@ -67,6 +67,8 @@ interface TextState {
   fillAlpha: number;
   blendNormal: boolean;
   softMask: boolean;
+  /** Bounds (user space) of the clipping so far: a fill hides nothing outside it. */
+  clip: { x1: number; y1: number; x2: number; y2: number };
 }
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
@@ -101,6 +103,7 @@ function freshState(): TextState {
     fillAlpha: 1,
     blendNormal: true,
     softMask: false,
+    clip: { x1: -Infinity, y1: -Infinity, x2: Infinity, y2: Infinity },
   };
 }
 
@@ -141,6 +144,10 @@ function singleRectangle(path: ArrayLike<number>): [number, number, number, numb
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
+function intersect(a: { x1: number; y1: number; x2: number; y2: number }, b: { x1: number; y1: number; x2: number; y2: number }) {
+  return { x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1), x2: Math.min(a.x2, b.x2), y2: Math.min(a.y2, b.y2) };
+}
+
 function axisAligned(m: Matrix): boolean {
   return (Math.abs(m[1]) < 1e-9 && Math.abs(m[2]) < 1e-9) || (Math.abs(m[0]) < 1e-9 && Math.abs(m[3]) < 1e-9);
 }
@@ -164,6 +171,9 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
   const stack: TextState[] = [];
   const marked: boolean[] = [];
   let annotation = false;
+  // Inside a transparency group what a fill hides depends on the group's own blending: never counted as covering.
+  let groups = 0;
+  let pendingClip = false;
   const visibleNow = () => marked.every(Boolean);
 
   const emit = (ops: readonly (GlyphOp | number)[]) => {
@@ -234,7 +244,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     const args = (argsArray[index] ?? []) as unknown[];
     switch (fn) {
       case OPS.save:
-        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix] });
+        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix], clip: { ...state.clip } });
         break;
       case OPS.restore:
         state = stack.pop() ?? state;
@@ -243,8 +253,12 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         state.ctm = multiply(args as number[], state.ctm);
         break;
       case OPS.paintFormXObjectBegin:
-        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix] });
+        stack.push({ ...state, ctm: [...state.ctm], textMatrix: [...state.textMatrix], clip: { ...state.clip } });
         if (Array.isArray(args[0]) || ArrayBuffer.isView(args[0])) state.ctm = multiply(Array.from(args[0] as number[]), state.ctm);
+        if (Array.isArray(args[1]) || ArrayBuffer.isView(args[1])) {
+          const [bx1 = 0, by1 = 0, bx2 = 0, by2 = 0] = Array.from(args[1] as number[]);
+          state.clip = intersect(state.clip, transformedBounds(state.ctm, bx1, by1, bx2, by2));
+        }
         break;
       case OPS.paintFormXObjectEnd:
         state = stack.pop() ?? state;
@@ -327,6 +341,12 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
           else if (key === 'SMask') state.softMask = value !== false && value !== null && value !== undefined;
         }
         break;
+      case OPS.beginGroup:
+        groups += 1;
+        break;
+      case OPS.endGroup:
+        groups = Math.max(0, groups - 1);
+        break;
       case OPS.beginMarkedContent:
         marked.push(true);
         break;
@@ -336,13 +356,22 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       case OPS.endMarkedContent:
         marked.pop();
         break;
+      case OPS.clip:
+      case OPS.eoClip:
+        pendingClip = true;
+        break;
       case OPS.constructPath: {
         const paint = args[0] as number;
         const path = (args[1] as ArrayLike<number>[] | undefined)?.[0];
-        if (!FILLS.has(paint) || !path || !visibleNow()) break;
+        const minMax = args[2] as ArrayLike<number> | undefined;
+        if (pendingClip) {
+          pendingClip = false;
+          if (minMax && minMax.length >= 4) state.clip = intersect(state.clip, transformedBounds(state.ctm, minMax[0] ?? 0, minMax[1] ?? 0, minMax[2] ?? 0, minMax[3] ?? 0));
+        }
+        if (!FILLS.has(paint) || !path || !visibleNow() || groups > 0) break;
         const rect = singleRectangle(path);
         if (!rect || !axisAligned(state.ctm) || state.fillAlpha < 1 || !state.blendNormal || state.softMask) break;
-        covers.push({ ...transformedBounds(state.ctm, ...rect), after: glyphs.length, image: false });
+        covers.push({ ...intersect(state.clip, transformedBounds(state.ctm, ...rect)), after: glyphs.length, image: false });
         break;
       }
       case OPS.paintImageXObject:
@@ -352,7 +381,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         images.push(bounds);
         const id = fn === OPS.paintImageXObject ? String(args[0]) : null;
         const opaque = id !== null ? !options.imageHasAlpha(id) : ((args[0] as { kind?: number } | undefined)?.kind ?? 3) !== 3;
-        if (opaque && axisAligned(state.ctm) && state.fillAlpha >= 1 && state.blendNormal && !state.softMask) covers.push({ ...bounds, after: glyphs.length, image: true });
+        if (opaque && groups === 0 && axisAligned(state.ctm) && state.fillAlpha >= 1 && state.blendNormal && !state.softMask) covers.push({ ...intersect(state.clip, bounds), after: glyphs.length, image: true });
         break;
       }
       default:
