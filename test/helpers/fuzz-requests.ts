@@ -101,8 +101,11 @@ export function requestArbitrary(routes: readonly RegisteredRoute[]): fc.Arbitra
   return fc.oneof(...perRoute);
 }
 
-// The application API: sign-in, redactions, the viewer's page preview, OCR text and summaries.
-const APP_SURFACE = /^\/(api\/(auth|redactions|documents)|ocr|ai-summary)(\/|\?|$)/;
+// The application API: everything under /api/ but the integration API's /api/v1 (sign-in, redactions, the
+// viewer's page preview, and any unknown path there), OCR text and summaries (main/http/shared/errors.ts).
+const INTEGRATION_SURFACE = /^\/api\/v1(\/|\?|$)/i;
+const APPLICATION_SURFACE = /^\/(api|ocr|ai-summary)(\/|\?|$)/i;
+const APP_SURFACE = { test: (path: string) => APPLICATION_SURFACE.test(path) && !INTEGRATION_SURFACE.test(path) };
 const EnvelopeError = z.object({ error: z.object({ code: z.string().min(1), message: z.string() }).loose(), request_id: z.string().min(1) });
 const AppError = z.object({ success: z.literal(false), error: z.string(), message: z.string(), code: z.string().min(1), request_id: z.string().min(1) }).loose();
 const EnvelopeData = z.union([z.object({ data: z.unknown(), request_id: z.string().min(1) }).loose(), z.object({ data: z.array(z.unknown()), cursor: z.string().nullable(), request_id: z.string().min(1) })]);
