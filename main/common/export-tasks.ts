@@ -298,8 +298,10 @@ export interface ExportSearchTask {
   path: string;
   format: 'pdf' | 'zip';
   withheld: string[];
-  /** Zip: each withheld text's count in the released PDFs' text. */
+  /** Zip: each withheld text's allowance besides what the released PDFs show (the package's own wording). */
   allowance?: Record<string, number>;
+  /** Zip: the entries that are released PDFs (each checked on its own already). */
+  released?: string[];
 }
 
 export interface ExportSearchResult {

@@ -221,13 +221,14 @@ export type CheckedFile = ExportVerification & { shown: Record<string, number> }
  * Searches a release zip for every withheld text of its PDFs, each allowed as often as those PDFs show it.
  * A leak rejects: the zip is then never committed.
  */
-export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[], wording = ''): Promise<void> {
+export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[], wording = '', released: readonly string[] = []): Promise<void> {
+  // What the released PDFs show is counted by the search itself (every withheld text in every one of them).
   const allowance: Record<string, number> = {};
-  for (const file of files) for (const [text, count] of Object.entries(file.shown)) allowance[text] = (allowance[text] ?? 0) + count;
+  for (const file of files) for (const text of Object.keys(file.shown)) allowance[text] = 0;
   // Each of the package's own files may repeat the package's own wording too (export-release.ts packageWording).
   const folded = foldText(wording);
   for (const text of Object.keys(allowance)) allowance[text] = (allowance[text] ?? 0) + (folded.split(text).length - 1);
-  await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'zip', withheld: Object.keys(allowance), allowance }, { signal: ctx.signal, onProgress: () => undefined });
+  await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'zip', withheld: Object.keys(allowance), allowance, released: [...released] }, { signal: ctx.signal, onProgress: () => undefined });
 }
 
 /** The release PDF's first page: the requester-facing title, never the internal case name. */

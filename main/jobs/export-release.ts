@@ -259,7 +259,7 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   zip.end();
   const staged = await ctx.runtime.blobs.stage(zip.outputStream as Readable, Number.MAX_SAFE_INTEGER);
   try {
-    await searchPackage(ctx, material, staged.tempPath, verifications, packageWording(finished.rows, manifest, [heading, ...cited.flatMap((entry) => [entry.code, entry.name, entry.justification ?? '']), release.settings.letterhead ?? '', release.settings.appeal_rights ?? '']));
+    await searchPackage(ctx, material, staged.tempPath, verifications, packageWording(finished.rows, manifest, [heading, ...cited.flatMap((entry) => [entry.code, entry.name, entry.justification ?? '']), release.settings.letterhead ?? '', release.settings.appeal_rights ?? '']), outputs.map((output) => output.name));
   } catch (error) {
     await fs.rm(staged.tempPath, { force: true });
     throw error;

@@ -131,7 +131,7 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
   const bytes = new Uint8Array(await fs.readFile(task.path));
   const withheld = [...new Set(task.withheld)];
   if (task.format === 'zip') {
-    const leaks = await searchZip(bytes, new Map(withheld.map((text) => [text, task.allowance?.[text] ?? 0])));
+    const leaks = await searchZip(bytes, new Map(withheld.map((text) => [text, task.allowance?.[text] ?? 0])), task.released ?? []);
     if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
     return { kind: 'export-search', shown: {} };
   }

@@ -39,11 +39,25 @@ function entries(zip: Uint8Array): Promise<{ name: string; bytes: Buffer }[]> {
  * Searches every entry of a release zip for each withheld text (folded) → its allowance in the whole release (how
  * often the released pages show it). Entries that are PDFs are read by pdf.js and object by object.
  */
-export async function searchZip(zip: Uint8Array, withheld: ReadonlyMap<string, number>): Promise<Leak[]> {
-  const needles = [...withheld.keys()].filter((text) => text.length >= MIN_OBJECT_NEEDLE);
+export async function searchZip(zip: Uint8Array, given: ReadonlyMap<string, number>, released: readonly string[] = []): Promise<Leak[]> {
+  const needles = [...given.keys()].filter((text) => text.length >= MIN_OBJECT_NEEDLE);
   if (needles.length === 0) return [];
   const leaks: Leak[] = [];
-  for (const [index, entry] of (await entries(zip)).entries()) {
+  const all = await entries(zip);
+  // The released PDFs were each checked on their own: what they show (any of them) is allowed in the package's
+  // other files too, and they are not searched again.
+  const withheld = new Map(given);
+  for (const entry of all.filter((item) => released.includes(item.name))) {
+    const document = await openPdf(entry.bytes);
+    try {
+      const pages = await fileText(document);
+      for (const needle of needles) withheld.set(needle, (withheld.get(needle) ?? 0) + countIn(pages, needle));
+    } finally {
+      await document.destroy();
+    }
+  }
+  for (const [index, entry] of all.entries()) {
+    if (released.includes(entry.name)) continue;
     // A file's name is read too: a document titled after the person withheld would tell. Such an entry is
     // named by its position in messages, never by its name.
     const title = fold(entry.name);
