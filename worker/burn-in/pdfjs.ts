@@ -14,6 +14,7 @@ const dir = (name: string) => `${path.join(root, name)}${path.sep}`;
 export function documentOptions() {
   return {
     ...pdfjsLimitOptions(),
+    // Keeps each font's widths and ToUnicode map, so word boxes can follow the real glyph advances.
     fontExtraProperties: true,
     disableFontFace: true,
     useSystemFonts: false,
@@ -29,20 +30,7 @@ export function documentOptions() {
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   await assertPdfDecompression(bytes);
   // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.
-  const loading = getDocument({
-    ...pdfjsLimitOptions(),
-    data: new Uint8Array(bytes),
-    // Keeps each font's widths and ToUnicode map, so word boxes can follow the real glyph advances.
-    fontExtraProperties: true,
-    disableFontFace: true,
-    useSystemFonts: false,
-    standardFontDataUrl: dir('standard_fonts'),
-    cMapUrl: dir('cmaps'),
-    cMapPacked: true,
-    iccUrl: dir('iccs'),
-    wasmUrl: dir('wasm'),
-    verbosity: 0,
-  });
+  const loading = getDocument({ ...documentOptions(), data: new Uint8Array(bytes) });
   try {
     return await loading.promise;
   } catch (error) {
