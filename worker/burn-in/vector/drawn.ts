@@ -3,7 +3,8 @@ import { encloses, type Area } from './geometry.js';
 import type { RemovedGlyph } from './show.js';
 
 // The drawn black of each redaction: its box (with the padding), grown only to cover the whole ink of the
-// glyphs the box cuts. A glyph leaves the page only with black over all of its ink.
+// glyphs the box cuts that cannot keep their outside part as a shape (pieces.ts: a stroked, vertical, Type 3 or
+// not embedded glyph, or one under a polygon). Such a glyph leaves the page only with black over all of its ink.
 
 export interface DrawnRedaction {
   /** Index of the box among the page's boxes. */
@@ -37,7 +38,7 @@ function merged(rects: Rect[]): Rect[] {
 export function drawnAreas(areas: readonly Area[], removed: readonly RemovedGlyph[]): DrawnRedaction[] {
   return areas.map((area, index) => {
     const polygon = area.reach > 0 || area.polygon.length !== 4;
-    const beyond = removed.filter((glyph) => glyph.areas[0] === index && (polygon || !encloses(area.bounds, glyph.bounds))).map((glyph) => glyph.bounds);
+    const beyond = removed.filter((glyph) => glyph.areas[0] === index && !glyph.piece && (polygon || !encloses(area.bounds, glyph.bounds))).map((glyph) => glyph.bounds);
     const rects = merged(beyond);
     const { bounds } = area;
     const growth = rects.reduce((most, rect) => Math.max(most, bounds.x1 - rect.x1, rect.x2 - bounds.x2, bounds.y1 - rect.y1, rect.y2 - bounds.y2), 0);

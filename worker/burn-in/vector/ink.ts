@@ -17,6 +17,8 @@ export interface InkGlyph {
   advance: number;
   /** Word spacing applies (a single-byte code 32). */
   isSpace: boolean;
+  /** The outline pdf.js fills (DrawOPS, em), when the glyph is that one outline (not Type 3, no accent). */
+  outline?: ArrayLike<number>;
 }
 
 export interface InkShow {
@@ -34,6 +36,8 @@ interface PdfGlyph {
   fontChar: string;
   width?: number;
   isSpace?: boolean;
+  /** false: the glyph is not in the font program; pdf.js draws nothing for it. */
+  isInFont?: boolean;
   accent?: { fontChar: string; offset: { x: number; y: number } } | null;
   operatorListId?: number;
 }
@@ -127,21 +131,22 @@ function type3Bounds(list: { fnArray: number[]; argsArray: unknown[][] } | undef
 }
 
 class InkReader {
-  private readonly cache = new Map<string, Ink | undefined>();
+  private readonly cache = new Map<string, { ink: Ink | undefined; path?: ArrayLike<number> }>();
   constructor(private readonly page: PDFPageProxy) {}
 
-  private outline(font: LoadedFont, fontChar: string): Ink | undefined {
+  private outline(font: LoadedFont, fontChar: string): { ink: Ink | undefined; path?: ArrayLike<number> } {
     const key = `${font.loadedName}_path_${fontChar}`;
-    if (this.cache.has(key)) return this.cache.get(key);
-    let ink: Ink | undefined;
+    const known = this.cache.get(key);
+    if (known) return known;
+    let found: { ink: Ink | undefined; path?: ArrayLike<number> } = { ink: undefined };
     try {
       const data = this.page.commonObjs.has(key) ? (this.page.commonObjs.get(key) as { path?: ArrayLike<number> } | null) : null;
-      ink = data?.path ? outlineBounds(data.path) : undefined;
+      if (data?.path) found = { ink: outlineBounds(data.path), path: data.path };
     } catch {
-      ink = undefined;
+      found = { ink: undefined };
     }
-    this.cache.set(key, ink);
-    return ink;
+    this.cache.set(key, found);
+    return found;
   }
 
   glyph(font: LoadedFont | null, glyph: PdfGlyph): InkGlyph {
@@ -154,9 +159,13 @@ class InkReader {
       const bounds = type3Bounds(font.charProcOperatorList?.[String(glyph.operatorListId)]);
       return { code, ink: bounds === undefined || bounds === 'none' ? bounds : transformRect(matrix, bounds), advance, isSpace };
     }
-    let ink = this.outline(font, glyph.fontChar);
-    if (ink !== undefined && glyph.accent) {
-      const accent = this.outline(font, glyph.accent.fontChar);
+    const own = this.outline(font, glyph.fontChar);
+    let ink = own.ink;
+    // A glyph the font does not hold is not drawn (pdf.js's canvas skips it; its path is the .notdef's).
+    if (glyph.isInFont === false && !glyph.accent) return { code, ink, advance, isSpace, outline: [] };
+    if (!glyph.accent) return { code, ink, advance, isSpace, ...(own.path && ink !== undefined && ink !== 'none' && { outline: own.path }) };
+    if (ink !== undefined) {
+      const accent = this.outline(font, glyph.accent.fontChar).ink;
       if (accent === undefined) return { code, ink: undefined, advance, isSpace };
       if (accent !== 'none') {
         const { x, y } = glyph.accent.offset;

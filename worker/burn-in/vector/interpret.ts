@@ -4,13 +4,14 @@ import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import { resolveFont, type FontMetrics } from './fonts.js';
 import { freeXObjectName, type FormCopy } from './forms.js';
-import { boundsOf, IDENTITY, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix } from './geometry.js';
+import { apply, boundsOf, IDENTITY, meetsAny, multiply, quadOf, rectPolygon, type Area, type Matrix } from './geometry.js';
 import { planImage, type ImageCopy } from './images.js';
 import { InkMismatch, type InkCursor, type InkShow } from './ink.js';
 import { intersectRects, numbers, PathTracker } from './paths.js';
 import { showElements, type RemovedGlyph } from './show.js';
 import { arrayAt, dictAt, nameAt, numberAt, numbersOf, rectAt, resolved } from './pdf-values.js';
-import { formatName, join, operationBytes } from './serialize.js';
+import { invert, piecesContent } from './pieces.js';
+import { formatName, formatNumber, formatPrecise, join, operationBytes } from './serialize.js';
 import { ContentSyntaxError, parseContent, type Operand, type Operation } from './tokens.js';
 
 // Runs a page's content like a viewer would, far enough to know where every glyph, image, form and path lands,
@@ -75,6 +76,8 @@ class Interpreter {
   private textMatrix: Matrix = IDENTITY;
   private lineMatrix: Matrix = IDENTITY;
   private inText = false;
+  /** Text in a clipping mode was shown in this text object: its clip applies at ET, so no ET may come early. */
+  private textClipped = false;
   private readonly paths: PathTracker;
   removedGlyphs = 0;
 
@@ -134,6 +137,7 @@ class Interpreter {
         return null;
       case 'BT':
         this.inText = true;
+        this.textClipped = false;
         this.textMatrix = IDENTITY;
         this.lineMatrix = IDENTITY;
         return null;
@@ -293,12 +297,39 @@ class Interpreter {
       elements = [shown];
     }
     const pdf: InkShow | null = this.inkOf(() => (this.options.ink ? this.options.ink.show() : null));
-    const shownText = showElements(elements, { text, ctm: this.state.ctm, lineWidth: this.state.lineWidth, textMatrix: this.textMatrix, areas: this.options.areas, visible: this.options.visible, pdf });
+    const input = { text, ctm: this.state.ctm, lineWidth: this.state.lineWidth, textMatrix: this.textMatrix, areas: this.options.areas, visible: this.options.visible, pdf };
+    const inverseCtm = invert(this.state.ctm);
+    let shownText = showElements(elements, { ...input, pieces: !this.textClipped && inverseCtm !== null });
+    let pieces: Uint8Array | null = null;
+    if (shownText.pieces.length > 0 && inverseCtm) {
+      const restore = this.textPlaceAfter(shownText.textMatrix);
+      if (restore) pieces = join([Buffer.from('ET'), piecesContent(shownText.pieces, inverseCtm), Buffer.from('BT'), restore]);
+      else shownText = showElements(elements, { ...input, pieces: false });
+    }
+    if (text.renderMode >= 4) this.textClipped = true;
     this.textMatrix = shownText.textMatrix;
     if (shownText.bytes === null) return null;
     this.removedGlyphs += shownText.removedCount;
     this.removed.push(...shownText.removed);
-    return join([...prefix, shownText.bytes, Buffer.from('TJ')]);
+    return join([...prefix, shownText.bytes, Buffer.from('TJ'), ...(pieces ? [pieces] : [])]);
+  }
+
+  /**
+   * Operators that, at the start of a new text object, set the line matrix and text matrix as they stand after
+   * a show whose text matrix is `textMatrix` (a show moves only along the line: a displacement restores it).
+   * null when the move cannot be written so.
+   */
+  private textPlaceAfter(textMatrix: Matrix): Uint8Array | null {
+    const line = this.lineMatrix;
+    const inverseLine = invert(line);
+    if (!inverseLine || textMatrix.slice(0, 4).some((value, index) => Math.abs(value - (line[index] as number)) > 1e-9)) return null;
+    const { x: along, y: across } = apply(inverseLine, textMatrix[4], textMatrix[5]);
+    if (Math.abs(across) > 1e-6) return null;
+    const setLine = Buffer.from(`${line.map(formatPrecise).join(' ')} Tm`, 'latin1');
+    if (Math.abs(along) < 1e-9) return setLine;
+    const step = this.state.text.fontSize * this.state.text.scale;
+    if (!(Math.abs(step) > 1e-9) || this.state.text.font?.vertical) return null;
+    return join([setLine, Buffer.from(`[${formatNumber((-along * 1000) / step)}] TJ`, 'latin1')]);
   }
 
   private drawXObject(name: string): Uint8Array | null {

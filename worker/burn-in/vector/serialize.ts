@@ -11,6 +11,15 @@ export function formatNumber(value: number): string {
   return rounded.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
 }
 
+/** A number without exponent to about ten significant digits (matrix entries, where four decimals may not do). */
+export function formatPrecise(value: number): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 1e15) throw new RangeError(`cannot write ${value} in a content stream`);
+  if (Math.abs(value) < 1e-12) return '0';
+  const decimals = Math.min(15, Math.max(4, 10 - Math.floor(Math.log10(Math.abs(value)))));
+  const text = value.toFixed(decimals);
+  return text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text;
+}
+
 const REGULAR_NAME = /^[!-~]$/;
 
 export function formatName(name: string): string {

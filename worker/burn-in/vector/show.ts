@@ -2,6 +2,7 @@ import type { Rect } from '../geometry.js';
 import { Bail } from './bail.js';
 import type { FontMetrics } from './fonts.js';
 import { boundsOf, encloses, meets, maxScale, multiply, quadOf, rectPolygon, type Area, type Matrix, type Point } from './geometry.js';
+import { flattenOutline, subtractRect } from './pieces.js';
 import { splitCodes, type Ink, type InkShow } from './ink.js';
 import { formatNumber, hexString, join, literalString } from './serialize.js';
 import type { Operand } from './tokens.js';
@@ -27,6 +28,8 @@ export interface RemovedGlyph {
   bounds: Rect;
   /** Indices of the areas it met. */
   areas: number[];
+  /** Its part outside the areas is drawn as a shape (pieces.ts): the black need not grow over it. */
+  piece?: boolean;
 }
 
 /** A string of kept glyphs or a displacement, the items of a rewritten TJ. */
@@ -41,6 +44,8 @@ export interface ShowInput {
   visible: Rect;
   /** The operator's glyphs as pdf.js reads them, when known. */
   pdf: InkShow | null;
+  /** Glyphs a box cuts may keep their outside part as a shape (the caller can draw shapes here). */
+  pieces: boolean;
 }
 
 export interface ShowOutcome {
@@ -49,6 +54,8 @@ export interface ShowOutcome {
   removed: RemovedGlyph[];
   removedCount: number;
   textMatrix: Matrix;
+  /** Per cut glyph, its outside part in default user space (filled with the glyph's own state). */
+  pieces: Point[][][];
 }
 
 /** Where text without ink (spaces, invisible text) counts as lying: the middle of the line, in em. */
@@ -123,6 +130,7 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   let textMatrix = input.textMatrix;
   const items: ShowItem[] = [];
   const removed: RemovedGlyph[] = [];
+  const pieces: Point[][][] = [];
   let removedCount = 0;
   let glyphIndex = 0;
   let stringIndex = 0;
@@ -189,7 +197,15 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         removedCount += 1;
         if (cover && hits.length > 0) {
           const bounds = boundsOf(cover);
-          removed.push({ bounds: { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow }, areas: hits });
+          // A filled glyph of an embedded font, cut by rectangles only: what lies outside them stays, as a shape.
+          const cut =
+            input.pieces && renderMode === 0 && !vertical && font?.embedded === true && pdf?.outline && !outside(visible, quad) && hits.every((index) => isRectangle(areas[index] as Area))
+              ? outsidePart(pdf.outline, glyphMatrix, hits.map((index) => (areas[index] as Area).bounds))
+              : null;
+          if (cut) {
+            if (cut.length > 0) pieces.push(cut);
+            removed.push({ bounds, areas: hits, piece: true });
+          } else removed.push({ bounds: { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow }, areas: hits });
         }
         open = null;
         items.push({ kind: 'move', value: -((vertical ? verticalAdvance : advance) * 1000 + (spacing * 1000) / fontSize) });
@@ -206,7 +222,19 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
     }
     stringIndex += 1;
   }
-  return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix };
+  return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix, pieces };
+}
+
+function isRectangle(area: Area): boolean {
+  return area.reach === 0 && area.polygon.length === 4;
+}
+
+/** The glyph's outline less the rectangles, in user space; null when the outline cannot be read. */
+function outsidePart(outline: ArrayLike<number>, glyphMatrix: Matrix, rects: readonly Rect[]): Point[][] | null {
+  let contours = flattenOutline(outline, glyphMatrix);
+  if (!contours) return null;
+  for (const rect of rects) contours = subtractRect(contours, rect);
+  return contours;
 }
 
 /**
@@ -248,8 +276,8 @@ function unplacedShow(elements: readonly Operand[], lengths: readonly number[][]
   const grown = { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow };
   const offPage = grown.x2 < visible.x1 || grown.x1 > visible.x2 || grown.y2 < visible.y1 || grown.y1 > visible.y2;
   // pdf.js does not advance over the show: the text matrix stays for what follows, kept or not.
-  if (hits.length === 0 && !offPage) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix };
-  if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix };
+  if (hits.length === 0 && !offPage) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [] };
+  if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [] };
   const under = hits.find((index) => {
     const area = areas[index] as Area;
     return area.reach === 0 && area.polygon.length === 4 && encloses(area.bounds, grown);
@@ -257,7 +285,7 @@ function unplacedShow(elements: readonly Operand[], lengths: readonly number[][]
   if (under === undefined && !offPage) throw new Bail('a box covers part of the places viewers may draw text in a font without a descendant font');
   if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
   // Nothing is shown in its place (pdf.js moved over none of it): an empty TJ keeps the operator count.
-  return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix };
+  return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix, pieces: [] };
 }
 
 function showBytes(items: readonly ShowItem[]): Uint8Array {
