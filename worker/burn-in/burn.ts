@@ -156,16 +156,8 @@ async function sortWords(raster: Raster, boxes: readonly BurnBox[], layerSource:
   return { words, withheld: [...withheld] };
 }
 
-async function finishPage(
-  raster: Raster,
-  request: BurnPageRequest,
-  layerSource: SourceWord[],
-  alsoCheck: SourceWord[],
-  settings: BurnSettings,
-  file: string,
-  fallback: string | null = null,
-): Promise<RasterizedPage> {
-  const sorted = await sortWords(raster, request.boxes, layerSource, alsoCheck);
+/** Paints the boxes on the rendered page, writes its picture and describes it with its text layer. */
+async function paintedPage(raster: Raster, request: BurnPageRequest, layer: { words: LayerWord[]; withheld: string[] }, settings: BurnSettings, file: string, fallback: string | null): Promise<RasterizedPage> {
   const paint = { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate };
   paintBoxes(raster.context, request.boxes, paint);
   const image = await encodePage(raster.canvas, settings, boxPixelRects(request.boxes, paint));
@@ -176,11 +168,23 @@ async function finishPage(
     box: raster.box,
     rotate: raster.rotate,
     image: { path: file, encoding: image.encoding, width: image.width, height: image.height, place: raster.place },
-    words: sorted.words,
-    withheld: sorted.withheld,
+    words: layer.words,
+    withheld: layer.withheld,
     fallback,
     drawnAreas: drawnAreas(request.boxes, raster.padding),
   };
+}
+
+async function finishPage(
+  raster: Raster,
+  request: BurnPageRequest,
+  layerSource: SourceWord[],
+  alsoCheck: SourceWord[],
+  settings: BurnSettings,
+  file: string,
+  fallback: string | null = null,
+): Promise<RasterizedPage> {
+  return paintedPage(raster, request, await sortWords(raster, request.boxes, layerSource, alsoCheck), settings, file, fallback);
 }
 
 /**
@@ -211,21 +215,7 @@ async function finishGlyphPage(raster: Raster, request: BurnPageRequest, layer: 
     const [bx, by] = raster.toOutput(word.x2, word.y2);
     return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by), ...(word.vertical && { vertical: true }), ...(word.drawnLeftToRight && { drawnLeftToRight: true }) };
   });
-  const paint = { toPixel: raster.toPixel, padding: raster.padding, pixelsPerUnit: raster.pixelsPerUnit, labels: settings.labels, rotate: raster.rotate };
-  paintBoxes(raster.context, request.boxes, paint);
-  const image = await encodePage(raster.canvas, settings, boxPixelRects(request.boxes, paint));
-  await fs.writeFile(file, image.bytes);
-  return {
-    method: 'raster',
-    page: request.page,
-    box: raster.box,
-    rotate: raster.rotate,
-    image: { path: file, encoding: image.encoding, width: image.width, height: image.height, place: raster.place },
-    words,
-    withheld: [...new Set(layer.withheld)],
-    fallback,
-    drawnAreas: drawnAreas(request.boxes, raster.padding),
-  };
+  return paintedPage(raster, request, { words, withheld: [...new Set(layer.withheld)] }, settings, file, fallback);
 }
 
 /** The document's stored bytes; the error names the document, not the data directory's path. */
