@@ -64,6 +64,11 @@ export interface ExportBurnTask {
   skipPages?: number[];
   /** PDFs: also look at every page but these for text a viewer does not show, and burn those pages (no box). */
   sweepExcept?: number[];
+  /**
+   * Internal review copies with the organization's setting `keep` only, never a release: text a viewer does not
+   * show stays (no page is swept or rendered for it); the pages holding it are reported in `hiddenKept`.
+   */
+  keepHidden?: boolean;
   settings: BurnSettings;
   /** Page images are written to `${workPrefix}-d<document>-p<page>.img` (a flat file in the blob temp dir). */
   workPrefix: string;
@@ -157,6 +162,8 @@ export interface ExportBurnResult {
   kind: 'export-burn';
   pageCount: number;
   pages: BurnedPage[];
+  /** keepHidden: the pages (not withheld in full) holding text a viewer of the source does not show. */
+  hiddenKept?: number[];
 }
 
 export interface CoverSheet {
@@ -270,6 +277,8 @@ export interface ExportVerifyTask {
   expectedPages: number;
   checks: PageCheck[];
   structure: boolean;
+  /** A review copy that keeps hidden content: what the source hides is not withheld (what lay under a box still is). */
+  keepHidden?: boolean;
 }
 
 export interface ExportVerification {

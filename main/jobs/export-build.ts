@@ -113,7 +113,17 @@ export function releasable(material: ExportMaterial): { documents: Releasable[];
 }
 
 /** Burns every page that needs it, spread over the pool; progress covers `from`..`to`. */
-export async function burnAll(ctx: BuildContext, material: ExportMaterial, documents: Releasable[], settings: BurnSettings, from: number, to: number, plan: ReleasePlan | null = null) {
+export async function burnAll(
+  ctx: BuildContext,
+  material: ExportMaterial,
+  documents: Releasable[],
+  settings: BurnSettings,
+  from: number,
+  to: number,
+  plan: ReleasePlan | null = null,
+  /** Internal review copies with the setting keep only: hidden content stays (export-tasks.ts keepHidden). */
+  keepHidden = false,
+) {
   const labels = settings.labels;
   const tasks: { task: ExportBurnTask; weight: number }[] = [];
   for (const { material: document, type } of documents) {
@@ -122,7 +132,7 @@ export async function burnAll(ctx: BuildContext, material: ExportMaterial, docum
     if (plan?.wholeDocuments.has(document.row.id) && !isImage) continue;
     const requests = requestsOf(document, isImage, labels, material, skip);
     const source = { documentId: document.row.id, path: await ctx.runtime.blobs.localPath(document.row.sha256), documentType: type };
-    const base = { kind: 'export-burn' as const, exportId: material.row.id, source, settings, workPrefix: ctx.workPrefix, ...(skip.size > 0 && { skipPages: [...skip] }) };
+    const base = { kind: 'export-burn' as const, exportId: material.row.id, source, settings, workPrefix: ctx.workPrefix, ...(skip.size > 0 && { skipPages: [...skip] }), ...(keepHidden && { keepHidden }) };
     if (isImage) {
       tasks.push({ task: { ...base, pages: requests, allPages: true }, weight: Math.max(1, requests.length) });
       continue;
@@ -153,6 +163,7 @@ export async function burnAll(ctx: BuildContext, material: ExportMaterial, docum
     const id = tasks[index]?.task.source.documentId ?? 0;
     const entry = byDocument.get(id) ?? { pageCount: result.pageCount, pages: [] };
     entry.pages.push(...result.pages);
+    if (result.hiddenKept) entry.hiddenKept = [...(entry.hiddenKept ?? []), ...result.hiddenKept];
     byDocument.set(id, entry);
   });
   return byDocument;
@@ -189,12 +200,12 @@ export async function assembleOne(
  * Verifies a written file with tasks spread over the pool: the first also checks structure and page count,
  * the burned pages are shared out. Any failure rejects; the file is then never committed.
  */
-export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult): Promise<CheckedFile> {
+export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false): Promise<CheckedFile> {
   const groups = assembled.checks.length === 0 ? [[]] : chunk(assembled.checks, Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8)));
   const results = await settleAll(
     groups.map((checks, index) =>
       ctx.pool.run(
-        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0 },
+        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(keepHidden && { keepHidden }) },
         { signal: ctx.signal, onProgress: () => undefined },
       ),
     ),
@@ -254,7 +265,7 @@ function coverSheetOf(material: ExportMaterial, plan: ReleasePlan, generatedAt: 
   };
 }
 
-export type Burned = Map<number, { pageCount: number; pages: BurnedPage[] }>;
+export type Burned = Map<number, { pageCount: number; pages: BurnedPage[]; hiddenKept?: number[] }>;
 
 /** Rendered PDF pages listed in a summary at most. */
 const MAX_RENDERED_LISTED = 1000;

@@ -95,6 +95,9 @@ function resolveOptions(format: ExportFormat, options: CreateExportBody['options
     const field = resolved.cover_letter ? 'options.cover_letter' : 'options.combined';
     throw invalid(`${field.slice(8)} applies to zip releases only`, [{ field, message: 'a pdf is one combined file; use options.cover_sheet for its first page' }]);
   }
+  if (resolved.review_copies && (format !== 'zip' || resolved.audience !== 'internal')) {
+    throw invalid('review_copies applies to internal zips only', [{ field: 'options.review_copies', message: 'review copies are internal: use format zip with options.audience internal' }]);
+  }
   if (resolved.audience === 'internal') {
     const releaseOnly = (['stamps', 'combined', 'cover_letter'] as const).find((name) => (name === 'stamps' ? resolved.stamps !== null : resolved[name]));
     if (releaseOnly) throw invalid(`${releaseOnly} applies to releases only`, [{ field: `options.${releaseOnly}`, message: 'not allowed with options.audience internal' }]);

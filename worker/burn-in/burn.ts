@@ -191,7 +191,7 @@ async function finishPage(
  * Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own.
  * `fallback` says why the page is rendered though method auto tried it in its content.
  */
-export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null): Promise<RasterizedPage> {
+export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null, keepHidden = false): Promise<RasterizedPage> {
   const page = await document.getPage(request.page);
   try {
     const raster = await rasterOfPdfPage(document, page, settings);
@@ -202,7 +202,7 @@ export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageR
       return { ...(await finishPage(raster, request, stored, fromRuns, settings, file, fallback)), stored: asLayer(stored) };
     }
     // Without stored words the layer is the source's own glyphs, each judged by its own extent (text-layer/from-glyphs.ts).
-    const layer = glyphLayer(await readGlyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible);
+    const layer = glyphLayer(await readGlyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible, keepHidden);
     return await finishGlyphPage(raster, request, layer, settings, file, fallback);
   } finally {
     page.cleanup();
@@ -251,7 +251,8 @@ function requestsFor(task: ExportBurnTask, pageCount: number): BurnPageRequest[]
  */
 async function hiddenPages(document: PDFDocumentProxy, task: ExportBurnTask): Promise<BurnPageRequest[]> {
   if (!task.sweepExcept) return [];
-  const except = new Set([...task.sweepExcept, ...(task.skipPages ?? [])]);
+  // A review copy that keeps hidden content: every page is looked at (to report it), none is burned for it.
+  const except = new Set([...(task.keepHidden ? [] : task.sweepExcept), ...(task.skipPages ?? [])]);
   const found: BurnPageRequest[] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
     if (except.has(number)) continue;
@@ -282,7 +283,8 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
   const isTiff = task.source.documentType === 'tiff';
   const document = await openPdf(isTiff ? (await tiffAsPdf(bytes)).pdf : bytes);
   try {
-    const swept = isTiff ? [] : await hiddenPages(document, task);
+    const found = isTiff ? [] : await hiddenPages(document, task);
+    const swept = task.keepHidden ? [] : found;
     const requests = [...requestsFor(task, document.numPages), ...swept];
     const sweptPages = new Set(swept.map((request) => request.page));
     const flattenedText = new Map<number, SourceWord[]>();
@@ -301,11 +303,12 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         pages.push({ ...(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, stored, [], task.settings, file)), stored: asLayer(stored) });
       } else {
         const reason = sweptPages.has(request.page) ? 'the page holds text its viewer does not show' : null;
-        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? reason));
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? reason, task.keepHidden === true));
       }
       report((index + 1) / requests.length);
     }
-    return { kind: 'export-burn', pageCount: document.numPages, pages };
+    // Kept: on copied and rewritten pages as in the source, on rendered ones in the text layer (burnPdfPage).
+    return { kind: 'export-burn', pageCount: document.numPages, pages, ...(task.keepHidden && { hiddenKept: found.map((request) => request.page) }) };
   } finally {
     await document.destroy();
   }

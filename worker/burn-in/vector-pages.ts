@@ -269,7 +269,7 @@ export async function rewritePages(
       // Text a viewer of the source never shows (a layer that is off, invisible text that is no OCR layer of
       // the page's picture, text outside the crop box or under an opaque fill) must not travel: such a page is
       // rendered, its text layer made only of what shows.
-      const hidden = hiddenContent(await readGlyphs(document, page));
+      const hidden = task.keepHidden ? [] : hiddenContent(await readGlyphs(document, page));
       if (hidden.length > 0) {
         outcomes.set(request.page, `the page holds text its viewer does not show (${hidden.map((entry) => `${entry.kind}: ${entry.glyphs} glyph(s)`).join(', ')})`);
         continue;

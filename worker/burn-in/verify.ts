@@ -24,7 +24,7 @@ export class VerificationFailed extends Error {}
  * word lists. A scan's reading is its stored (OCR) words: those that meet a drawn area are withheld, allowed as
  * often as the stored words clear of every drawn area repeat them, judged here from the words as stored.
  */
-async function withheldOf(sources: Sources, check: PageCheck): Promise<Withheld[]> {
+async function withheldOf(sources: Sources, check: PageCheck, keepHidden = false): Promise<Withheld[]> {
   const plan = check.certify;
   const drawn = asRects(plan?.drawn ?? []);
   const stored = check.stored ?? [];
@@ -38,7 +38,7 @@ async function withheldOf(sources: Sources, check: PageCheck): Promise<Withheld[
     return [...new Set(under.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
   }
   const source = await sources.get(plan.sourcePath);
-  return withheldOfPage(source, plan.page, drawn, storedUnder, storedClear);
+  return withheldOfPage(source, plan.page, drawn, storedUnder, storedClear, { keepHidden });
 }
 
 /** The source documents of a task's checks, each opened once (PDFs only). */
@@ -107,7 +107,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     const certificates: PageCertificate[] = [];
     const withheldTexts = new Set<string>();
     for (const check of task.checks) {
-      const withheld = await withheldOf(sources, check);
+      const withheld = await withheldOf(sources, check, task.keepHidden === true);
       for (const entry of withheld) withheldTexts.add(entry.text);
       const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [] }]);
       if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));

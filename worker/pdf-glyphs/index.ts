@@ -38,7 +38,12 @@ export interface HiddenContent {
   y1: number;
   x2: number;
   y2: number;
+  /** The hidden text itself, in drawing order (whitespace collapsed), at most HIDDEN_TEXT_LIMIT characters: for the clerk's eyes only. */
+  text: string;
 }
+
+/** Characters of hidden text kept per kind and page (the scan's result is internal; the clerk reads it in the viewer). */
+export const HIDDEN_TEXT_LIMIT = 500;
 
 /** Hidden glyphs are those a viewer does not show, except an invisible OCR layer over the page's own picture. */
 export function isHidden(glyph: Glyph): boolean {
@@ -47,11 +52,21 @@ export function isHidden(glyph: Glyph): boolean {
 
 export function hiddenContent(glyphs: readonly Glyph[]): HiddenContent[] {
   const byKind = new Map<HiddenBy, HiddenContent>();
+  const last = new Map<HiddenBy, Glyph>();
   for (const glyph of glyphs) {
-    if (!isHidden(glyph) || glyph.hiddenBy === null || glyph.text.trim() === '') continue;
+    if (!isHidden(glyph) || glyph.hiddenBy === null) continue;
     const entry = byKind.get(glyph.hiddenBy);
-    if (!entry) byKind.set(glyph.hiddenBy, { kind: glyph.hiddenBy, glyphs: 1, x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2 });
+    if (glyph.text.trim() === '') {
+      // Whitespace counts for nothing but keeps the words of the hidden text apart.
+      if (entry && entry.text.length < HIDDEN_TEXT_LIMIT) entry.text += ' ';
+      continue;
+    }
+    const previous = last.get(glyph.hiddenBy);
+    last.set(glyph.hiddenBy, glyph);
+    if (!entry) byKind.set(glyph.hiddenBy, { kind: glyph.hiddenBy, glyphs: 1, x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2, text: glyph.text });
     else {
+      // A glyph that does not follow the previous one on its line starts another run: a space between them.
+      if (entry.text.length < HIDDEN_TEXT_LIMIT) entry.text += previous && !follows(previous, glyph) ? ` ${glyph.text}` : glyph.text;
       entry.glyphs += 1;
       entry.x1 = Math.min(entry.x1, glyph.x1);
       entry.y1 = Math.min(entry.y1, glyph.y1);
@@ -59,5 +74,12 @@ export function hiddenContent(glyphs: readonly Glyph[]): HiddenContent[] {
       entry.y2 = Math.max(entry.y2, glyph.y2);
     }
   }
-  return [...byKind.values()];
+  return [...byKind.values()].map((entry) => ({ ...entry, text: Array.from(entry.text.replace(/\s+/gu, ' ').trim()).slice(0, HIDDEN_TEXT_LIMIT).join('') }));
+}
+
+/** Whether `next` continues `previous` on the same line (or column) with no gap wider than about a space. */
+function follows(previous: Glyph, next: Glyph): boolean {
+  const size = Math.max(previous.y2 - previous.y1, previous.x2 - previous.x1, 1);
+  if (previous.vertical) return Math.abs(previous.x1 - next.x1) < size * 0.5 && Math.abs(next.y2 - previous.y1) < size * 0.3;
+  return Math.abs(previous.y1 - next.y1) < size * 0.5 && Math.abs(next.x1 - previous.x2) < size * 0.3;
 }

@@ -25,10 +25,17 @@ export interface PageToCheck {
 }
 
 /** The withheld strings of one source page under `drawn` (user space), read from its glyphs. */
-export async function withheldOfPage(document: PDFDocumentProxy, pageNumber: number, drawn: readonly Rect[], extra: readonly string[] = [], extraAllowed: readonly string[] = []): Promise<Withheld[]> {
+export async function withheldOfPage(
+  document: PDFDocumentProxy,
+  pageNumber: number,
+  drawn: readonly Rect[],
+  extra: readonly string[] = [],
+  extraAllowed: readonly string[] = [],
+  options: { keepHidden?: boolean } = {},
+): Promise<Withheld[]> {
   const page = await document.getPage(pageNumber);
   try {
-    return withheldOfGlyphs(await readGlyphs(document, page), drawn, extra, extraAllowed);
+    return withheldOfGlyphs(await readGlyphs(document, page), drawn, extra, extraAllowed, options);
   } finally {
     page.cleanup();
   }

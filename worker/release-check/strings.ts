@@ -145,11 +145,20 @@ export function visualText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index:
  * occurrences among the visible glyphs outside every drawn area. `extra` adds texts withheld by other means
  * (stored OCR words under a box on a scan).
  */
-export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[], extra: readonly string[] = [], extraAllowed: readonly string[] = []): Withheld[] {
+export function withheldOfGlyphs(
+  glyphs: readonly Glyph[],
+  drawn: readonly Rect[],
+  extra: readonly string[] = [],
+  extraAllowed: readonly string[] = [],
+  options: { keepHidden?: boolean } = {},
+): Withheld[] {
   const under = glyphs.map((glyph) => isUnder(glyph, drawn));
+  // An internal review copy that keeps hidden content: what the source hides is neither withheld nor
+  // disallowed; what lay under a box still is.
+  const hidden = options.keepHidden ? () => false : isHidden;
   const texts = new Set<string>();
   for (const token of tokensOf(glyphs, (glyph, index) => under[index] === true)) texts.add(token);
-  for (const token of tokensOf(glyphs, (glyph) => isHidden(glyph))) texts.add(token);
+  for (const token of tokensOf(glyphs, (glyph) => hidden(glyph))) texts.add(token);
   for (const text of extra) texts.add(fold(text));
   // Punctuation alone says nothing of what was withheld, and stands everywhere else on the page; nor does one
   // letter or digit of an alphabet (a narrow glyph beside a box, whose advance the black covers but not its ink),
@@ -158,7 +167,7 @@ export function withheldOfGlyphs(glyphs: readonly Glyph[], drawn: readonly Rect[
     if (!/[\p{L}\p{N}]/u.test(text)) texts.delete(text);
     else if (Array.from(text).length === 1 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) texts.delete(text);
   }
-  const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !isHidden(glyph);
+  const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !hidden(glyph);
   const outside = [joinedText(glyphs, shownOutside), visualText(glyphs, shownOutside)];
   const storedOutside = fold(extraAllowed.join(''));
   return [...texts].map((text) => ({ text, allowance: Math.max(...outside.map((reading) => occurrences(reading, text)), occurrences(storedOutside, text)) }));

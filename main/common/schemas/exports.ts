@@ -103,6 +103,12 @@ export const ExportOptions = z
     combined: z.boolean().default(false).describe('zip release: one combined PDF instead of one per document'),
     cover_letter: z.boolean().default(false).describe('zip release: a cover letter for the requester'),
     placeholders: z.enum(['per_page', 'per_range']).default('per_page').describe('Pages withheld in full: one placeholder page per page, or per withheld range'),
+    review_copies: z
+      .boolean()
+      .default(false)
+      .describe(
+        'zip internal only: add INTERNAL-review-copy-<name>.pdf per document, redacted like the release and marked on every page as an internal review copy; they keep text the source does not show only when the release setting hidden_content_in_review_copies is keep',
+      ),
   })
   .meta({ id: 'ExportOptions' });
 export type ExportOptions = z.output<typeof ExportOptions>;
@@ -154,6 +160,13 @@ export const ExportSummary = z
       .nullable()
       .optional()
       .describe('How the redacted pages were made; null for csv and json'),
+    hidden_content: z
+      .object({
+        kept: z.boolean().describe('true: the review copies keep text their sources do not show (the setting hidden_content_in_review_copies is keep); false: removed, as in every release'),
+        pages: z.array(z.object({ document_id: z.string(), page: z.number().int() })).describe('keep: the source pages whose hidden text the review copies carry (first 1000)'),
+      })
+      .optional()
+      .describe('Internal zips with review copies only: what became of text the sources do not show'),
     release: z
       .object({
         bates_first: z.string().nullable(),

@@ -56,6 +56,20 @@ export interface ScanFinding {
   message: string;
 }
 
+export const HIDDEN_CONTENT_KINDS = ['optional-content', 'invisible', 'outside-crop', 'covered'] as const;
+export type HiddenContentKind = (typeof HIDDEN_CONTENT_KINDS)[number];
+
+/** One kind of hidden text on a scanned page. */
+export interface ScanHiddenContent {
+  kind: HiddenContentKind;
+  glyphs: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  text?: string;
+}
+
 export interface ScanPage {
   page: number;
   /** Size of the visible area (crop box) in points, before rotation. */
@@ -69,8 +83,12 @@ export interface ScanPage {
   crop_box_differs: boolean;
   text_chars: number;
   has_text_layer: boolean;
-  /** Text a viewer of the page does not show, by kind, with its glyph count and bounds (points): releases leave it out. */
-  hidden_content?: { kind: 'optional-content' | 'invisible' | 'outside-crop' | 'covered'; glyphs: number; x1: number; y1: number; x2: number; y2: number }[];
+  /**
+   * Text a viewer of the page does not show, by kind, with its glyph count and bounds (points): releases leave it out.
+   * `text` is the hidden text itself (at most 500 characters; absent in scans made before it was recorded), for the
+   * clerk to read in the viewer: internal, like the rest of a job's result.
+   */
+  hidden_content?: ScanHiddenContent[];
 }
 
 export interface ScanPdf {

@@ -34,6 +34,10 @@ export const STAMP_POSITIONS = ['bottom_left', 'bottom_center', 'bottom_right'] 
 
 const Wording = z.string().trim().min(1).max(200);
 
+/** What internal review copies do with text the source does not show; releases always remove it. */
+export const HIDDEN_CONTENT_CHOICES = ['remove', 'keep'] as const;
+export type HiddenContentChoice = (typeof HIDDEN_CONTENT_CHOICES)[number];
+
 export const ReleaseSettings = z
   .object({
     safeguards: z.object(Object.fromEntries(SAFEGUARDS.map((name) => [name, z.boolean()])) as Record<Safeguard, z.ZodBoolean>),
@@ -44,6 +48,9 @@ export const ReleaseSettings = z
     letterhead: z.string().nullable(),
     /** How the requester may appeal, printed at the foot of the cover letter. */
     appeal_rights: z.string().nullable(),
+    hidden_content_in_review_copies: z
+      .enum(HIDDEN_CONTENT_CHOICES)
+      .describe('Internal review copies (zip, audience internal, review_copies): remove (the default) or keep text the source does not show. Releases always remove it.'),
   })
   .meta({ id: 'ReleaseSettings' });
 export type ReleaseSettings = z.infer<typeof ReleaseSettings>;
@@ -54,6 +61,7 @@ export const DEFAULT_RELEASE_SETTINGS: ReleaseSettings = {
   justifications: {},
   letterhead: null,
   appeal_rights: null,
+  hidden_content_in_review_copies: 'remove',
 };
 
 export const UpdateReleaseSettingsBody = z
@@ -64,6 +72,7 @@ export const UpdateReleaseSettingsBody = z
     justifications: z.record(z.string().min(1).max(50), z.string().trim().min(1).max(2000).nullable()).optional(),
     letterhead: z.string().trim().min(1).max(600).refine((text) => text.split('\n').length <= 6, 'at most 6 lines').nullable().optional().describe('null removes it'),
     appeal_rights: z.string().trim().min(1).max(3000).nullable().optional().describe('null removes it'),
+    hidden_content_in_review_copies: z.enum(HIDDEN_CONTENT_CHOICES).optional().describe('keep: internal review copies keep text the source does not show (said in their summary, manifest and README); releases never do'),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 export type UpdateReleaseSettingsBody = z.infer<typeof UpdateReleaseSettingsBody>;

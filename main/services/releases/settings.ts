@@ -27,6 +27,7 @@ export async function releaseSettingsOf(db: Executor, organizationId: number): P
     justifications: stored.justifications ?? {},
     letterhead: stored.letterhead ?? null,
     appeal_rights: stored.appeal_rights ?? null,
+    hidden_content_in_review_copies: stored.hidden_content_in_review_copies ?? 'remove',
   });
 }
 
@@ -61,6 +62,7 @@ export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, b
     justifications,
     letterhead: body.letterhead === undefined ? current.letterhead : body.letterhead,
     appeal_rights: body.appeal_rights === undefined ? current.appeal_rights : body.appeal_rights,
+    hidden_content_in_review_copies: body.hidden_content_in_review_copies ?? current.hidden_content_in_review_copies,
   });
   await putReleaseSettings(db, ctx.actor.organizationId, JSON.stringify(next), isoNow(ctx));
   const turnedOff = SAFEGUARDS.filter((name) => current.safeguards[name] && !next.safeguards[name]);
@@ -68,7 +70,14 @@ export async function updateReleaseSettings(db: Executor, ctx: ServiceContext, b
     action: 'release_settings.update',
     resourceType: 'release_settings',
     resourceId: ctx.actor.organizationId,
-    details: { fields: Object.keys(body), safeguards_turned_off: turnedOff, safeguards_turned_on: SAFEGUARDS.filter((name) => !current.safeguards[name] && next.safeguards[name]) },
+    details: {
+      fields: Object.keys(body),
+      safeguards_turned_off: turnedOff,
+      safeguards_turned_on: SAFEGUARDS.filter((name) => !current.safeguards[name] && next.safeguards[name]),
+      ...(current.hidden_content_in_review_copies !== next.hidden_content_in_review_copies && {
+        hidden_content_in_review_copies: { before: current.hidden_content_in_review_copies, after: next.hidden_content_in_review_copies },
+      }),
+    },
   });
   return next;
 }

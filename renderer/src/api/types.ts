@@ -4,7 +4,7 @@ export type { Case, CaseStatus, CaseAction } from '../../../main/common/schemas/
 export type { CasePermissions } from '../../../main/common/schemas/case-permissions.js';
 export type { CaseClock, ClockEvent, ClockEventBody, ClockSettings, RequestClock } from '../../../main/common/schemas/request-clock.js';
 export type { Document, UploadSession, DownloadUrl } from '../../../main/common/schemas/documents.js';
-export type { Job, JobKind, JobStatus, ScanResult } from '../../../main/common/schemas/jobs.js';
+export type { HiddenContentKind, Job, JobKind, JobStatus, ScanResult } from '../../../main/common/schemas/jobs.js';
 export type { Comment, ReviewDecision } from '../../../main/common/schemas/redactions.js';
 export type { Layer, RedactionKind, RedactionState, ClassificationType } from '../../../main/common/redaction-catalog.js';
 export type { DetectionResult, EntityKind } from '../../../main/common/schemas/detection.js';

@@ -43,7 +43,7 @@ export interface GlyphLayer {
 }
 
 /** Sorts a page's glyphs into the layer's words and the withheld runs. */
-export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], visible: Rect): GlyphLayer {
+export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], visible: Rect, keepHidden = false): GlyphLayer {
   const words: LayerWord[] = [];
   const withheld: string[] = [];
   let word: LayerWord | null = null;
@@ -73,7 +73,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     const centreX = (glyph.x1 + glyph.x2) / 2;
     const centreY = (glyph.y1 + glyph.y2) / 2;
     const offPage = centreX < visible.x1 || centreX > visible.x2 || centreY < visible.y1 || centreY > visible.y2;
-    if (isHidden(glyph) || offPage || meets(glyph, drawn)) {
+    // keepHidden (an internal review copy with the setting keep, never a release): hidden text inside the page stays.
+    if ((!keepHidden && isHidden(glyph)) || offPage || meets(glyph, drawn)) {
       flush();
       if (glyph.isSpace) flushCut();
       else cut += glyph.text;

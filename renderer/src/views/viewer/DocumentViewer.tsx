@@ -12,6 +12,7 @@ import { LAYERS, LAYER_COLORS, LAYER_INFO } from './layers.js';
 import { ImageView, loadImage, type LoadedImage } from './ImageView.js';
 import { PageRangeForm } from './PageRangeForm.js';
 import { PasswordForm } from '../case/PasswordPrompt.js';
+import { HiddenContentPanel, HiddenOverlay, useHiddenContent } from './HiddenContent.js';
 import { OcrPanel } from './OcrPanel.js';
 import { PageView, type PageGeometry } from './PageView.js';
 import { PreviewView } from './PreviewView.js';
@@ -84,6 +85,9 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
   const [wordNote, setWordNote] = useState<string | null>(null);
   const caseContext = useCaseContext(documentId, caseId ?? meta.data?.case_id ?? null);
   const guard = useApprovedEditGuard(caseContext.approved, () => void editor.save());
+  // Text the latest scan found hidden in the PDF: outlined and listed only when the clerk asks.
+  const hiddenRegions = useHiddenContent(documentId, isPdf);
+  const [showHidden, setShowHidden] = useState(false);
 
   useEffect(() => {
     if (!isImage || !meta.data) return;
@@ -293,10 +297,16 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
     setSelectedId(box.redactionId);
   };
 
+  const hiddenOn = (number: number, geometry: PageGeometry) =>
+    showHidden && <HiddenOverlay geometry={geometry} regions={hiddenRegions.filter((region) => region.page === number)} />;
   const overlay = (geometry: PageGeometry) => (
-    <RedactionOverlay geometry={geometry} tool={tool} boxes={pageBoxes} suggestions={pageSuggestions} selectedId={selectedId} onSelect={setSelectedId} onDraw={onDraw} />
+    <>
+      <RedactionOverlay geometry={geometry} tool={tool} boxes={pageBoxes} suggestions={pageSuggestions} selectedId={selectedId} onSelect={setSelectedId} onDraw={onDraw} />
+      {hiddenOn(page, geometry)}
+    </>
   );
   const overlayFor = (number: number) => (geometry: PageGeometry) => (
+    <>
     <RedactionOverlay
       geometry={geometry}
       tool={tool}
@@ -306,6 +316,8 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
       onSelect={setSelectedId}
       onDraw={(shape) => onDraw(shape, number)}
     />
+    {hiddenOn(number, geometry)}
+    </>
   );
 
   const backHref = caseId ? `#/cases/${caseId}` : meta.data ? `#/cases/${meta.data.case_id}` : '#/cases';
@@ -340,6 +352,18 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
                 Continuous
               </button>
             )}
+            {pdf && hiddenRegions.length > 0 && (
+              <button
+                type="button"
+                className={showHidden ? 'button small active' : 'button small'}
+                aria-pressed={showHidden}
+                onClick={() => setShowHidden((value) => !value)}
+                title="Outline and list the text in this file that a viewer does not show (releases leave it out)"
+                data-testid="show-hidden-content"
+              >
+                Show hidden content ({hiddenRegions.length})
+              </button>
+            )}
             {(pdf || image) && (
               <button type="button" className={preview ? 'button small active' : 'button small'} aria-pressed={preview} onClick={() => setPreview((value) => !value)} title="Show this page as the export will release it">
                 Preview as released
@@ -356,6 +380,7 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
             <span className="banner-text">{wordNote ?? 'The words of this document could not be read; run OCR first.'}</span>
           </div>
         )}
+        {showHidden && pdf && hiddenRegions.length > 0 && <HiddenContentPanel regions={hiddenRegions} page={page} onShow={goTo} />}
         <ErrorBanner error={editor.error} onDismiss={editor.clearError} onRetry={unsaved > 0 ? () => void editor.save() : undefined} />
         {!preview && caseContext.withheldAs(page) && (
           <div className="banner banner-warning" role="status" data-testid="withheld-note">
