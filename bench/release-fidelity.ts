@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { fmt, fmtInt } from './lib/format.js';
 import { displayWords, greyPage, pdftoppmMs, type DisplayWord, type GreyPage } from './lib/poppler.js';
 import { gsGreyPage, Haystack, objectOccurrences, objectReadings, occurrences, pageText, visibility, type Visibility } from './lib/release-oracle.js';
@@ -91,6 +92,7 @@ async function adversarial(log: (message: string) => void): Promise<Input[]> {
 interface PageGeometry {
   rotate: number;
   crop: [number, number, number, number];
+  media: [number, number, number, number];
 }
 
 function geometry(bytes: Buffer, dir: string): PageGeometry[] {
@@ -98,10 +100,10 @@ function geometry(bytes: Buffer, dir: string): PageGeometry[] {
   fs.writeFileSync(file, bytes);
   const info = execFileSync('pdfinfo', ['-f', '1', '-l', '100000', '-box', file], { encoding: 'utf8' });
   const pages: PageGeometry[] = [];
-  for (const match of info.matchAll(/^Page +(\d+) rot: +(\d+)$/gm)) pages[Number(match[1]) - 1] = { rotate: Number(match[2]), crop: [0, 0, 0, 0] };
-  for (const match of info.matchAll(/^Page +(\d+) CropBox: +([\d.-]+) +([\d.-]+) +([\d.-]+) +([\d.-]+)$/gm)) {
+  for (const match of info.matchAll(/^Page +(\d+) rot: +(\d+)$/gm)) pages[Number(match[1]) - 1] = { rotate: Number(match[2]), crop: [0, 0, 0, 0], media: [0, 0, 0, 0] };
+  for (const match of info.matchAll(/^Page +(\d+) (CropBox|MediaBox): +([\d.-]+) +([\d.-]+) +([\d.-]+) +([\d.-]+)$/gm)) {
     const page = pages[Number(match[1]) - 1];
-    if (page) page.crop = [Number(match[2]), Number(match[3]), Number(match[4]), Number(match[5])];
+    if (page) page[match[2] === 'CropBox' ? 'crop' : 'media'] = [Number(match[3]), Number(match[4]), Number(match[5]), Number(match[6])];
   }
   return pages;
 }
@@ -144,6 +146,23 @@ function toDisplay(rect: Rect, page: PageGeometry): Rect {
   const [ax, ay] = map(rect.x1, rect.y1);
   const [bx, by] = map(rect.x2, rect.y2);
   return { x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by) };
+}
+
+/**
+ * Words in optional content that is off: poppler leaves them out, so they are read from a copy whose catalogue
+ * has no /OCProperties (every group then shows), and kept where the original reading has no such word.
+ */
+async function layersOff(bytes: Buffer, words: readonly DisplayWord[]): Promise<DisplayWord[]> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  } catch {
+    return [];
+  }
+  if (!doc.catalog.has(PDFName.of('OCProperties'))) return [];
+  doc.catalog.delete(PDFName.of('OCProperties'));
+  const all = displayWords(Buffer.from(await doc.save()), true);
+  return all.filter((word) => !words.some((other) => other.page === word.page && other.text === word.text && Math.abs(other.x1 - word.x1) < 1 && Math.abs(other.y1 - word.y1) < 1));
 }
 
 /** A deterministic pick of up to 4 words over the first pages with text: long words, spread over the page. */
@@ -350,9 +369,18 @@ export const releaseFidelity: Benchmark = {
 type ExportOne = Parameters<Parameters<typeof import('./lib/fidelity-exports.js').runExports>[2]>[0];
 
 async function measure(input: Input, result: FileResult, exportOne: ExportOne, openPdf: OpenPdf, dir: string): Promise<void> {
-  const words = displayWords(input.bytes);
+  // The crop box's words (what pdftoppm -cropbox draws), and, on unrotated pages whose crop box is smaller than
+  // the media box, the media box's words outside the crop box: text the page does not show.
+  const words = displayWords(input.bytes, true);
   const pages = geometry(input.bytes, dir);
-  const pageOf = (page: number): PageGeometry => pages[page - 1] ?? { rotate: 0, crop: [0, 0, 612, 792] };
+  const pageOf = (page: number): PageGeometry => pages[page - 1] ?? { rotate: 0, crop: [0, 0, 612, 792], media: [0, 0, 612, 792] };
+  const outsideCrop: DisplayWord[] = [];
+  for (const word of displayWords(input.bytes)) {
+    const { rotate, crop, media } = pageOf(word.page);
+    if (rotate !== 0 || crop.every((value, index) => Math.abs(value - (media[index] ?? 0)) < 0.01)) continue;
+    const shifted = { ...word, x1: word.x1 - (crop[0] - media[0]), x2: word.x2 - (crop[0] - media[0]), y1: word.y1 - (media[3] - crop[3]), y2: word.y2 - (media[3] - crop[3]) };
+    if (shifted.x2 <= 0 || shifted.y2 <= 0 || shifted.x1 >= crop[2] - crop[0] || shifted.y1 >= crop[3] - crop[1]) outsideCrop.push(shifted);
+  }
   const secret = input.secret;
   const boxed: Boxed[] = secret ? [{ page: secret.page, text: secret.text, ...toDisplay(secret.box, pageOf(secret.page)) }] : pickWords(words, input.name);
   if (boxed.length === 0) {
@@ -392,6 +420,10 @@ async function measure(input: Input, result: FileResult, exportOne: ExportOne, o
     sourceRenders.set(page, full);
     for (const word of words) if (word.page === page) shownAs.set(word, visibility(word, DPI, full, noText, textOnly));
   }
+  for (const word of [...outsideCrop, ...await layersOff(input.bytes, words)]) {
+    words.push(word);
+    shownAs.set(word, 'hidden');
+  }
   const hidden = words.filter((word) => shownAs.get(word) === 'hidden');
   result.hiddenWords = hidden.length;
 
@@ -423,7 +455,7 @@ async function measure(input: Input, result: FileResult, exportOne: ExportOne, o
   }
 
   // Words missing, characters changed and pixels, page by page where boxes were drawn (display space of each file).
-  const outputWords = displayWords(exported.bytes);
+  const outputWords = displayWords(exported.bytes, true);
   const scale = DPI / 72;
   const pad = (word: Boxed, by: number) => ({ x1: word.x1 - by, y1: word.y1 - by, x2: word.x2 + by, y2: word.y2 + by });
   for (const page of boxedPages) {

@@ -226,12 +226,13 @@ export function objectOccurrences(readings: readonly ObjectReading[], needle: st
 export function gsGreyPage(bytes: Buffer, page: number, dpi: number, filters: readonly ('FILTERTEXT' | 'FILTERIMAGE' | 'FILTERVECTOR')[] = []): GreyPage {
   return withFile(bytes, (file, dir) => {
     const out = path.join(dir, 'page.pgm');
-    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pgmraw', `-r${dpi}`, '-dUseCropBox', `-dFirstPage=${page}`, `-dLastPage=${page}`, ...filters.map((filter) => `-d${filter}`), '-o', out, file], {
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dNEWPDF=false', '-sDEVICE=pgmraw', `-r${dpi}`, '-dUseCropBox', `-dFirstPage=${page}`, `-dLastPage=${page}`, ...filters.map((filter) => `-d${filter}`), '-o', out, file], {
       stdio: 'pipe',
       timeout: 120_000,
     });
     const data = fs.readFileSync(out);
-    const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(data.subarray(0, 64).toString('latin1'));
+    // Ghostscript writes a comment line after the magic number.
+    const header = /^P5\s+(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+255\s/.exec(data.subarray(0, 200).toString('latin1'));
     if (!header) throw new Error('gs wrote no PGM');
     return { width: Number(header[1]), height: Number(header[2]), pixels: data.subarray(header[0].length) };
   });
