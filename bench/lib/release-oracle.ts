@@ -143,7 +143,11 @@ function tokens(source: string): { key: string; text: string }[] {
     } else if (char === '/') {
       const name = /^\/[^\s/<>[\]()%{}]*/.exec(source.slice(at, at + 300))?.[0] ?? '/';
       const decoded = name.slice(1).replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      out.push({ key, text: Buffer.from(decoded, 'latin1').toString('utf8').includes('\ufffd') ? decoded : Buffer.from(decoded, 'latin1').toString('utf8') });
+      // The format's own names (/FontFile, /LastChar…) are vocabulary, not text: a name is read when it is a font's
+      // or a thing's name (after /BaseFont, /FontName, /FontFamily, /Name, /T) or is no plain capitalised identifier.
+      if (/^\/(?:BaseFont|FontName|FontFamily|Name|T)$/.test(key) || !/^[A-Z][A-Za-z0-9]*$/.test(decoded)) {
+        out.push({ key, text: Buffer.from(decoded, 'latin1').toString('utf8').includes('\ufffd') ? decoded : Buffer.from(decoded, 'latin1').toString('utf8') });
+      }
       key = name;
       at += name.length - 1;
     } else if (char === '[') joined = [];
@@ -186,10 +190,11 @@ export function objectReadings(bytes: Buffer): ObjectReading[] {
     if (streamAt >= 0) {
       const data = body.slice(body.indexOf('stream', streamAt) + 7).replace(/\r?\nendstream\s*$/, '');
       const where = `obj ${object} stream${type ? ` /${type}` : ''}`;
-      readings.push({ object, place: `${where} (Latin-1 bytes)`, text: new Haystack(data) });
-      readings.push({ object, place: `${where} (UTF-8 bytes)`, text: new Haystack(Buffer.from(data, 'latin1').toString('utf8')) });
-      // Content-like streams: their string operands, decoded.
+      // Raw data of every stream but images and font programs (their bytes spell words by chance and carry glyph
+      // names): XMP, content, ToUnicode maps, embedded files.
       if (!/\/Subtype *\/Image|\/FontFile|\/Length1|\/Subtype *\/(?:Type1C|CIDFontType0C|OpenType)/.test(dict) && data.length < 8 * 1024 * 1024) {
+        readings.push({ object, place: `${where} (Latin-1 bytes)`, text: new Haystack(data) });
+        readings.push({ object, place: `${where} (UTF-8 bytes)`, text: new Haystack(Buffer.from(data, 'latin1').toString('utf8')) });
         for (const token of tokens(data)) readings.push({ object, place: `${where} string ${token.key}`, text: new Haystack(token.text) });
       }
     }
@@ -226,7 +231,7 @@ export function objectOccurrences(readings: readonly ObjectReading[], needle: st
 export function gsGreyPage(bytes: Buffer, page: number, dpi: number, filters: readonly ('FILTERTEXT' | 'FILTERIMAGE' | 'FILTERVECTOR')[] = []): GreyPage {
   return withFile(bytes, (file, dir) => {
     const out = path.join(dir, 'page.pgm');
-    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dNEWPDF=false', '-sDEVICE=pgmraw', `-r${dpi}`, '-dUseCropBox', `-dFirstPage=${page}`, `-dLastPage=${page}`, ...filters.map((filter) => `-d${filter}`), '-o', out, file], {
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dNEWPDF=false', '-dPrinted=false', '-sDEVICE=pgmraw', `-r${dpi}`, '-dUseCropBox', `-dFirstPage=${page}`, `-dLastPage=${page}`, ...filters.map((filter) => `-d${filter}`), '-o', out, file], {
       stdio: 'pipe',
       timeout: 120_000,
     });
