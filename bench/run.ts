@@ -3,7 +3,8 @@
 // Environment: BENCH_SECONDS (measured seconds per target, default 10), BENCH_WARMUP_SECONDS (default 3),
 // BENCH_CONNECTIONS (default 32), BENCH_PROFILE=1 (same as --profile: servers run under --cpu-prof and
 // the hot spots are printed), BENCH_JSON=1 (same as --json: raw results as JSON at the end),
-// BENCH_STRICT=1 (exit 1 when a target is missed).
+// BENCH_STRICT=1 (exit 1 when a target is missed). A failed check marked `required` (a correctness figure, e.g.
+// release-fidelity's leaks) exits 1 always.
 //
 // To add a benchmark: write bench/NAME.ts exporting a Benchmark (see bench/types.ts) and list it below.
 import fs from 'node:fs';
@@ -43,7 +44,7 @@ function printReport(report: BenchReport): void {
   console.log(renderTable(report.table));
   for (const note of report.notes) console.log(note);
   console.log('');
-  for (const check of report.checks) console.log(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name} (${check.detail})`);
+  for (const check of report.checks) console.log(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name} (${check.detail})${check.required ? ' [required]' : ''}`);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -86,7 +87,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(JSON.stringify(reports.map(({ title, checks, data }) => ({ title, checks, data })), null, 2));
   }
   const failed = reports.some((report) => report.checks.some((check) => !check.pass));
-  return failed && process.env.BENCH_STRICT === '1' ? 1 : 0;
+  const requiredFailed = reports.some((report) => report.checks.some((check) => check.required === true && !check.pass));
+  return requiredFailed || (failed && process.env.BENCH_STRICT === '1') ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

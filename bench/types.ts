@@ -16,6 +16,8 @@ export interface Check {
   name: string;
   pass: boolean;
   detail: string;
+  /** A correctness figure, not a performance target: when it fails, the run exits 1 even without BENCH_STRICT. */
+  required?: boolean;
 }
 
 export interface BenchReport {

@@ -28,9 +28,12 @@ function withFile<T>(bytes: Buffer, work: (file: string, dir: string) => T): T {
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'", '&amp;': '&' };
 
-/** Every word of every page (display space at 72 dpi, origin top-left), pages numbered from 1. */
-export function displayWords(bytes: Buffer): DisplayWord[] {
-  const html = withFile(bytes, (file) => execFileSync('pdftotext', ['-q', '-bbox', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
+/**
+ * Every word of every page (display space at 72 dpi, origin top-left), pages numbered from 1; with `cropbox`, of
+ * the crop box (as pdftoppm -cropbox draws it; words outside it are left out), else of the media box.
+ */
+export function displayWords(bytes: Buffer, cropbox = false): DisplayWord[] {
+  const html = withFile(bytes, (file) => execFileSync('pdftotext', ['-q', '-bbox', ...(cropbox ? ['-cropbox'] : []), file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
   const words: DisplayWord[] = [];
   let page = 0;
   for (const line of html.split('\n')) {
