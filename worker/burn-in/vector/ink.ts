@@ -17,6 +17,8 @@ export interface InkGlyph {
   advance: number;
   /** Word spacing applies (a single-byte code 32). */
   isSpace: boolean;
+  /** The text the glyph stands for, as pdf.js reads it (ToUnicode, encoding). */
+  unicode?: string;
   /** The outline pdf.js fills (DrawOPS, em), when the glyph is that one outline (not Type 3, no accent). */
   outline?: ArrayLike<number>;
 }
@@ -34,6 +36,7 @@ export type InkEvent = InkShow | { kind: 'form'; events: InkEvent[] };
 interface PdfGlyph {
   originalCharCode: number;
   fontChar: string;
+  unicode?: string;
   width?: number;
   isSpace?: boolean;
   /** false: the glyph is not in the font program; pdf.js draws nothing for it. */
@@ -150,6 +153,10 @@ class InkReader {
   }
 
   glyph(font: LoadedFont | null, glyph: PdfGlyph): InkGlyph {
+    return { ...this.measured(font, glyph), ...(typeof glyph.unicode === 'string' && { unicode: glyph.unicode }) };
+  }
+
+  private measured(font: LoadedFont | null, glyph: PdfGlyph): InkGlyph {
     const code = glyph.originalCharCode;
     const matrix = font?.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0];
     const advance = (Number(glyph.width) || 0) * (matrix[0] ?? 0.001);

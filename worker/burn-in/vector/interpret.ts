@@ -11,6 +11,7 @@ import { intersectRects, numbers, PathTracker } from './paths.js';
 import { showElements, type RemovedGlyph } from './show.js';
 import { arrayAt, dictAt, nameAt, numberAt, numbersOf, rectAt, resolved } from './pdf-values.js';
 import { invert, piecesContent } from './pieces.js';
+import { foldText } from '../../../main/common/fold-text.js';
 import { formatName, formatNumber, formatPrecise, join, operationBytes } from './serialize.js';
 import { ContentSyntaxError, parseContent, type Operand, type Operation } from './tokens.js';
 
@@ -31,7 +32,9 @@ export interface InterpretOptions {
   sharedImages?: ReadonlyMap<string, ImageCopy>;
 }
 
-export type RewriteResult = { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; forms: FormCopy[]; images: ImageCopy[] } | { ok: false; reason: string };
+export type RewriteResult =
+  | { ok: true; content: Uint8Array; removedGlyphs: number; removed: RemovedGlyph[]; removedText: string[]; forms: FormCopy[]; images: ImageCopy[] }
+  | { ok: false; reason: string };
 
 export { Bail };
 export type { RemovedGlyph };
@@ -88,9 +91,11 @@ class Interpreter {
   readonly imageDraws = new Map<string, number>();
   readonly redactedImages = new Map<string, ImageCopy>();
   /** Open marked-content sequences: an /ActualText one with the counts of what was removed before it, else null. */
-  private readonly marked: ({ tagged: Uint8Array; kept: Uint8Array; glyphs: number; removed: number; images: number; forms: number } | null)[] = [];
+  private readonly marked: ({ tagged: Uint8Array; kept: Uint8Array; actualText: string; glyphs: number; removed: number; images: number; forms: number } | null)[] = [];
   /** Tag-only replacements of BDC operators whose /ActualText stays, with the bytes that keep it. */
-  readonly keptMarked = new Map<Uint8Array, Uint8Array>();
+  readonly keptMarked = new Map<Uint8Array, { kept: Uint8Array; actualText: string }>();
+  /** The text of the runs of glyphs removed (a kept /ActualText must not repeat any). */
+  readonly removedText: string[] = [];
 
   constructor(
     private readonly context: PDFContext,
@@ -234,13 +239,13 @@ class Interpreter {
       return;
     }
     const kept = operationBytes([operation.operands[0] as Operand, { type: 'dict', entries: new Map([['ActualText', actualText]]) }], 'BDC');
-    this.marked.push({ tagged, kept, glyphs: this.removedGlyphs, removed: this.removed.length, images: this.images.length, forms: this.forms.length });
+    this.marked.push({ tagged, kept, actualText: pdfTextString(actualText.bytes), glyphs: this.removedGlyphs, removed: this.removed.length, images: this.images.length, forms: this.forms.length });
   }
 
   private closeMarked(): void {
     const open = this.marked.pop();
     if (!open) return;
-    if (this.removedGlyphs === open.glyphs && this.removed.length === open.removed && this.images.length === open.images && this.forms.length === open.forms) this.keptMarked.set(open.tagged, open.kept);
+    if (this.removedGlyphs === open.glyphs && this.removed.length === open.removed && this.images.length === open.images && this.forms.length === open.forms) this.keptMarked.set(open.tagged, { kept: open.kept, actualText: open.actualText });
   }
 
   private graphicsStateParameters(name: string): void {
@@ -311,6 +316,7 @@ class Interpreter {
     if (shownText.bytes === null) return null;
     this.removedGlyphs += shownText.removedCount;
     this.removed.push(...shownText.removed);
+    this.removedText.push(...shownText.removedText);
     return join([...prefix, shownText.bytes, Buffer.from('TJ'), ...(pieces ? [pieces] : [])]);
   }
 
@@ -384,6 +390,7 @@ class Interpreter {
     if (result.removedGlyphs === 0) return null;
     this.removedGlyphs += result.removedGlyphs;
     this.removed.push(...result.removed);
+    this.removedText.push(...result.removedText);
     const copy = freeXObjectName(dictAt(this.context, this.resources, 'XObject'), new Set(this.forms.map((form) => form.name)));
     this.forms.push({ name: copy, ref: reference, content: result.content });
     return Buffer.from(`${formatName(copy)} Do`, 'latin1');
@@ -415,6 +422,20 @@ class Interpreter {
  * unclosed text objects and graphics states closed, so whatever is appended after it starts from the
  * page's default state.
  */
+/** One character that says something alone (a Han character, kana, Hangul), unlike a single letter. */
+const WITHHELD_ALONE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
+
+/** A PDF text string: UTF-16BE or UTF-8 with their byte order marks, else PDFDocEncoding (read as Latin-1). */
+function pdfTextString(bytes: Uint8Array): string {
+  const buffer = Buffer.from(bytes);
+  if (buffer[0] === 0xfe && buffer[1] === 0xff) {
+    const swapped = Buffer.from(buffer.subarray(2, 2 + ((buffer.length - 2) & ~1)));
+    return swapped.swap16().toString('utf16le');
+  }
+  if (buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf) return buffer.subarray(3).toString('utf8');
+  return buffer.toString('latin1');
+}
+
 export function rewriteContent(context: PDFContext, resources: PDFDict | undefined, bytes: Uint8Array, options: InterpretOptions): RewriteResult {
   const again = options.ink?.fork();
   const first = rewriteOnce(context, resources, bytes, options);
@@ -450,9 +471,15 @@ function rewriteOnce(context: PDFContext, resources: PDFDict | undefined, bytes:
     throw error;
   }
   chunks.push(bytes.subarray(position));
-  for (const [index, chunk] of chunks.entries()) chunks[index] = interpreter.keptMarked.get(chunk) ?? chunk;
+  // An /ActualText is kept only when it repeats none of the text removed from the content (a span may stand
+  // for words drawn elsewhere, under a box).
+  const withheld = interpreter.removedText.map(foldText).filter((text) => text.length >= 2 || WITHHELD_ALONE.test(text));
+  for (const [index, chunk] of chunks.entries()) {
+    const kept = interpreter.keptMarked.get(chunk);
+    if (kept && !withheld.some((text) => foldText(kept.actualText).includes(text))) chunks[index] = kept.kept;
+  }
   const drawnAgain = new Map([...interpreter.redactedImages].filter(([name]) => (interpreter.imageDraws.get(name) ?? 0) > 1));
   const closing = `\n${interpreter.textOpen ? 'ET\n' : ''}${'Q\n'.repeat(interpreter.depth)}Q\n`;
   chunks.push(Buffer.from(closing));
-  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, forms: interpreter.forms, images: interpreter.images, drawnAgain };
+  return { ok: true, content: Buffer.concat(chunks), removedGlyphs: interpreter.removedGlyphs, removed: interpreter.removed, removedText: interpreter.removedText, forms: interpreter.forms, images: interpreter.images, drawnAgain };
 }

@@ -56,6 +56,8 @@ export interface ShowOutcome {
   textMatrix: Matrix;
   /** Per cut glyph, its outside part in default user space (filled with the glyph's own state). */
   pieces: Point[][][];
+  /** The text of each run of removed glyphs (as pdf.js reads it; a space ends a run). */
+  removedText: string[];
 }
 
 /** Where text without ink (spaces, invisible text) counts as lying: the middle of the line, in em. */
@@ -131,6 +133,12 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   const items: ShowItem[] = [];
   const removed: RemovedGlyph[] = [];
   const pieces: Point[][][] = [];
+  const removedText: string[] = [];
+  let run = '';
+  const endRun = () => {
+    if (run.trim() !== '') removedText.push(run.trim());
+    run = '';
+  };
   let removedCount = 0;
   let glyphIndex = 0;
   let stringIndex = 0;
@@ -195,6 +203,9 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         if (renderMode >= 4) throw new Bail('text under a box is part of a clipping path');
         if (fontSize === 0) throw new Bail('text under a box has font size 0');
         removedCount += 1;
+        const glyphText = pdf?.unicode ?? '';
+        if (/^\s*$/u.test(glyphText)) endRun();
+        else run += glyphText;
         if (cover && hits.length > 0) {
           const bounds = boundsOf(cover);
           // A filled glyph of an embedded font, cut by rectangles only: what lies outside them stays, as a shape.
@@ -210,6 +221,7 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
         open = null;
         items.push({ kind: 'move', value: -((vertical ? verticalAdvance : advance) * 1000 + (spacing * 1000) / fontSize) });
       } else {
+        endRun();
         if (!open) {
           open = { kind: 'string', bytes: [], hex: element.hex };
           items.push(open);
@@ -222,7 +234,8 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
     }
     stringIndex += 1;
   }
-  return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix, pieces };
+  endRun();
+  return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix, pieces, removedText };
 }
 
 function isRectangle(area: Area): boolean {
@@ -276,8 +289,8 @@ function unplacedShow(elements: readonly Operand[], lengths: readonly number[][]
   const grown = { x1: bounds.x1 - strokeGrow, y1: bounds.y1 - strokeGrow, x2: bounds.x2 + strokeGrow, y2: bounds.y2 + strokeGrow };
   const offPage = grown.x2 < visible.x1 || grown.x1 > visible.x2 || grown.y2 < visible.y1 || grown.y1 > visible.y2;
   // pdf.js does not advance over the show: the text matrix stays for what follows, kept or not.
-  if (hits.length === 0 && !offPage) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [] };
-  if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [] };
+  if (hits.length === 0 && !offPage) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [], removedText: [] };
+  if (glyphs === 0) return { bytes: null, removed: [], removedCount: 0, textMatrix: input.textMatrix, pieces: [], removedText: [] };
   const under = hits.find((index) => {
     const area = areas[index] as Area;
     return area.reach === 0 && area.polygon.length === 4 && encloses(area.bounds, grown);
@@ -285,7 +298,7 @@ function unplacedShow(elements: readonly Operand[], lengths: readonly number[][]
   if (under === undefined && !offPage) throw new Bail('a box covers part of the places viewers may draw text in a font without a descendant font');
   if (renderMode >= 4) throw new Bail('text in a font without glyph places is part of a clipping path');
   // Nothing is shown in its place (pdf.js moved over none of it): an empty TJ keeps the operator count.
-  return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix, pieces: [] };
+  return { bytes: Buffer.from('[]'), removed: under === undefined ? [] : [{ bounds: grown, areas: [under] }], removedCount: glyphs, textMatrix: input.textMatrix, pieces: [], removedText: (input.pdf?.glyphs.map((glyph) => glyph.unicode ?? '').join('') ?? '').split(/\s+/u).filter((word) => word !== '') };
 }
 
 function showBytes(items: readonly ShowItem[]): Uint8Array {
