@@ -228,7 +228,7 @@ export function objectOccurrences(readings: readonly ObjectReading[], needle: st
 }
 
 /** One page rendered by Ghostscript in grey (crop box, as displayed), with `filters` (-dFILTERTEXT…) applied. */
-export function gsGreyPage(bytes: Buffer, page: number, dpi: number, filters: readonly ('FILTERTEXT' | 'FILTERIMAGE' | 'FILTERVECTOR')[] = []): GreyPage {
+export function gsGreyPage(bytes: Buffer, page: number, dpi: number, filters: readonly ('FILTERTEXT' | 'FILTERIMAGE' | 'FILTERVECTOR' | 'ShowAnnots=false')[] = []): GreyPage {
   return withFile(bytes, (file, dir) => {
     const out = path.join(dir, 'page.pgm');
     execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dNEWPDF=false', '-dPrinted=false', '-sDEVICE=pgmraw', `-r${dpi}`, '-dUseCropBox', `-dFirstPage=${page}`, `-dLastPage=${page}`, ...filters.map((filter) => `-d${filter}`), '-o', out, file], {
@@ -262,17 +262,20 @@ function count(image: GreyPage, area: Area, test: (x: number, y: number, value: 
 
 /**
  * How the page shows a word (its display box at 72 dpi): `shown` when its own glyphs change the page's pixels
- * (Ghostscript's rendering differs from the one without text there); `ocr-layer` when they do not, but the page
+ * (Ghostscript's rendering differs from the one without text there, or, for annotations' text, without annotations); `ocr-layer` when they do not, but the page
  * without images and fills has no ink there either while the page itself has (invisible text over a picture);
  * `hidden` otherwise: invisible over nothing, in a layer that is off, outside the crop box, or drawn and then
  * covered by an opaque image or fill (the text alone has ink there, the page does not show it).
  */
-export function visibility(word: Area, dpi: number, full: GreyPage, noText: GreyPage, textOnly: GreyPage): Visibility {
+export function visibility(word: Area, dpi: number, full: GreyPage, noText: GreyPage, textOnly: GreyPage, noAnnotations?: GreyPage): Visibility {
   const scale = dpi / 72;
   const area = { x1: word.x1 * scale, y1: word.y1 * scale, x2: word.x2 * scale, y2: word.y2 * scale };
   if (area.x2 <= 0 || area.y2 <= 0 || area.x1 >= full.width || area.y1 >= full.height) return 'hidden';
   const changed = count(full, area, (x, y, value) => Math.abs(value - (noText.pixels[y * noText.width + x] ?? 255)) > 48);
   if (changed > 2) return 'shown';
+  // Text of an annotation's appearance (a form field's value): Ghostscript's text filter leaves it drawn, so it
+  // shows as the difference the annotations make.
+  if (noAnnotations && count(full, area, (x, y, value) => Math.abs(value - (noAnnotations.pixels[y * noAnnotations.width + x] ?? 255)) > 48) > 2) return 'shown';
   const textInk = count(textOnly, area, (_x, _y, value) => value < 160);
   const pageInk = count(full, area, (_x, _y, value) => value < 160);
   if (textInk <= 2 && pageInk > 2) return 'ocr-layer';

@@ -26,15 +26,6 @@ function followsOn(a: Glyph, b: Glyph): boolean {
   return across < height * 0.5 && gap < height * 0.34 && gap > -height;
 }
 
-/**
- * Kangxi radicals, CJK compatibility ideographs, Latin ligatures and Arabic presentation forms become the
- * characters they stand for (a font's map may give U+2F42 for 文, or the shaped ﻣ for م); everything else stays
- * as the source has it (a full-width colon stays full-width).
- */
-function compatible(text: string): string {
-  return text.replace(/[\u2e80-\u2fdf\uf900-\ufaff\ufb00-\ufb06\ufb50-\ufdff\ufe70-\ufefc]/gu, (char) => char.normalize('NFKC'));
-}
-
 export interface GlyphLayer {
   /** Words for the layer, in the source's units (user space), in drawing order. */
   words: LayerWord[];
@@ -87,8 +78,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     }
     if (word && last && followsOn(last, glyph)) {
       const current: LayerWord = word;
-      current.text += compatible(glyph.text);
-      parts.push({ text: compatible(glyph.text), x: glyph.x1 });
+      current.text += glyph.text;
+      parts.push({ text: glyph.text, x: glyph.x1 });
       current.x1 = Math.min(current.x1, glyph.em.x1);
       current.y1 = Math.min(current.y1, glyph.em.y1);
       current.x2 = Math.max(current.x2, glyph.em.x2);
@@ -96,8 +87,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     } else {
       flush();
       // Placed by its em box, as readers place text, so the layer's words stand where the source's words stand.
-      parts = [{ text: compatible(glyph.text), x: glyph.x1 }];
-      word = { text: compatible(glyph.text), x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }) };
+      parts = [{ text: glyph.text, x: glyph.x1 }];
+      word = { text: glyph.text, x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }) };
     }
     last = glyph;
   }
