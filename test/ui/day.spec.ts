@@ -204,12 +204,12 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   await page.getByLabel('Stamp prefix').fill('PRR-');
   await page.getByRole('button', { name: 'Build the release' }).click();
   await expect(page.getByTestId('release-refused')).toContainText('suggestion');
-  await checkScreen(page, 'release-blocked');
+  await checkScreen(page, 'release-blocked', page.getByTestId('release-refused'));
   await page.getByLabel(/Reason to release anyway/).fill('Remaining suggestions are city staff names, public by policy.');
   await page.getByRole('button', { name: 'Release anyway' }).click();
   const status = page.getByTestId('release-status');
   await expect(status).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
-  await checkScreen(page, 'release-built');
+  await checkScreen(page, 'release-built', status);
 
   // The zip, read back.
   const [download] = await Promise.all([page.waitForEvent('download'), status.getByRole('button', { name: /Download/ }).click()]);

@@ -1,7 +1,7 @@
 // Checks run on every screen of the clerk's day (day.spec.ts): at both window sizes, no labelled control's
 // text is clipped, axe finds no serious or critical violation, and a screenshot goes to docs/screenshots/.
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { saveScreenshot } from './fixtures.js';
 
 export const VIEWPORTS = [
@@ -14,6 +14,7 @@ export const VIEWPORTS = [
  * - the control's own content is wider than it (scrollWidth beyond clientWidth): buttons, tabs, badges, labels,
  *   legends, table headers, options of a list box;
  * - the control sticks out of an ancestor that clips or scrolls (a narrow list, a dialog), so its end is hidden;
+ * - an empty field narrower than its placeholder;
  * - a drop-down (select) narrower than its widest option: any option, chosen, shows cut in the closed control
  *   ("5. B5 (b)(5) — Privileged communicat"). Chromium sizes a select of `width: auto` to its widest option, so a
  *   copy of the select at that width, wider than the select itself, is the cut.
@@ -58,6 +59,16 @@ export function clippedControls(page: Page): Promise<string[]> {
         found.push(`select "${label}" cuts its options, e.g. "${widest.slice(0, 60)}" (${Math.round(needed)} > ${Math.round(has)})`);
       }
     }
+    // An empty field's placeholder is its visible text too ("Name, number or descri").
+    const canvas = document.createElement('canvas').getContext('2d');
+    for (const field of document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[placeholder], textarea[placeholder]')) {
+      if (!shown(field) || field.value !== '' || !canvas) continue;
+      const style = getComputedStyle(field);
+      canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const longest = field instanceof HTMLTextAreaElement ? 0 : canvas.measureText(field.placeholder).width;
+      if (longest > room + 1) found.push(`placeholder "${field.placeholder.slice(0, 60)}" (${Math.round(longest)} > ${Math.round(room)})`);
+    }
     return found;
   });
 }
@@ -70,10 +81,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /** Every check of one screen at both sizes; the window is left at the first size. */
-export async function checkScreen(page: Page, name: string): Promise<void> {
+export async function checkScreen(page: Page, name: string, shows?: Locator): Promise<void> {
   for (const viewport of [...VIEWPORTS].reverse()) {
     await page.setViewportSize(viewport);
     await page.waitForTimeout(150);
+    // What the screen is about, in view for its screenshot at each size.
+    if (shows) await shows.scrollIntoViewIfNeeded();
     // Soft: every screen's findings are reported in one run; the test still fails at its end.
     expect.soft(await clippedControls(page), `clipped controls on ${name} at ${viewport.width}×${viewport.height}`).toEqual([]);
     expect.soft(await seriousViolations(page), `axe on ${name} at ${viewport.width}×${viewport.height}`).toEqual([]);
