@@ -1,12 +1,13 @@
 import type { Executor } from '../db/queries/executor.js';
 import { documentsChangedSince, withholdingChangesSince } from '../db/queries/case-approvals.js';
-import { documentsTheActorRedacted, findLatestApprovalRecord } from '../db/queries/case-participation.js';
+import { findLatestApprovalRecord } from '../db/queries/case-participation.js';
 import { listAllCaseDocuments } from '../db/queries/documents.js';
 import type { CasePermissionAction, CasePermissions } from '../common/schemas/case-permissions.js';
 import type { CaseStatus } from '../common/schemas/cases.js';
 import type { Scope } from '../common/scopes.js';
 import { CASE_TRANSITIONS, requireCase } from './cases.js';
 import type { ServiceContext } from './context.js';
+import { callerApprovalConflict, describeConflict } from './releases/separation.js';
 import { releaseSettingsOf } from './releases/settings.js';
 
 // GET /cases/{id}/permissions: what the caller may do on the case now, with the reason when not, so the
@@ -29,9 +30,9 @@ export async function casePermissions(db: Executor, ctx: ServiceContext, caseId:
   };
 
   const settings = await releaseSettingsOf(db, org);
-  const own = await documentsTheActorRedacted(db, org, caseId, ctx.actor.type, ctx.actor.id);
-  // Separation of duties: the approver must not have drawn or accepted redactions of this case.
-  const separate: Verdict = settings.safeguards.separation_of_duties && own.length > 0 ? no('you drew or accepted redactions in this case; another person must approve it') : yes;
+  // Separation of duties: the rule the re-approval and the release safeguard apply too (releases/separation.ts).
+  const conflict = settings.safeguards.separation_of_duties ? await callerApprovalConflict(db, org, caseId, `${ctx.actor.type}:${ctx.actor.id}`) : null;
+  const separate: Verdict = conflict ? no(describeConflict(conflict, 'you')) : yes;
   const both = (...verdicts: Verdict[]): Verdict => verdicts.find((verdict) => !verdict.allowed) ?? yes;
 
   const record = status === 'approved' ? await findLatestApprovalRecord(db, org, caseId) : undefined;

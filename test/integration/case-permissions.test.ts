@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CasePermissions } from '../../main/common/schemas/case-permissions.js';
 import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
 import { auditOf, dataOf, errorOf } from '../helpers/integration-support.js';
@@ -44,7 +45,7 @@ describe('case permissions', () => {
     await caseAction(instance, caseId, 'start', drawer);
     await caseAction(instance, caseId, 'submit', drawer);
     const asDrawer = await permissions(drawer);
-    expect(asDrawer.actions.approve).toEqual({ allowed: false, reason: 'you drew or accepted redactions in this case; another person must approve it' });
+    expect(asDrawer.actions.approve).toEqual({ allowed: false, reason: 'you drew or accepted redactions in this case and wrote 1 layer version(s) to it; another person must approve it' });
     expect((await permissions(reviewer)).actions.approve).toEqual({ allowed: true, reason: null });
     errorOf(await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve', note: '' }, key: reviewer }), 400, 'validation_error');
     const approved = await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve', note: 'Checked every page' }, key: reviewer });
@@ -62,6 +63,45 @@ describe('case permissions', () => {
     expect(forReviewer.approval).toMatchObject({ reopened: true, changed_document_ids: [documentId] });
     expect(forReviewer.actions.reapprove.allowed).toBe(true);
     expect((await permissions(drawer)).actions.reapprove.allowed).toBe(false);
+  });
+
+  it('one rule of separation of duties: whom the permissions refuse, the re-approval refuses for the same reason, and the release check agrees', async () => {
+    const reapproveAs = (key: string | undefined, body?: unknown) => instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/release-approval`, ...(body !== undefined && { body }), ...(key !== undefined && { key }) });
+    // The drawer edited after the approval: refused in the window and by the server, in the same words.
+    const asDrawer = (await permissions(drawer)).actions.reapprove;
+    expect(asDrawer.allowed).toBe(false);
+    expect(asDrawer.reason).toMatch(/^you drew or accepted redactions in this case and wrote \d+ layer version\(s\) to it since the approval on /);
+    expect(errorOf(await reapproveAs(drawer), 409, 'conflict').message).toBe(`${asDrawer.reason} (separation_of_duties)`);
+    // The reviewer who approved then draws a box too: now refused both ways as well.
+    await createBox(instance, documentId, undefined, reviewer);
+    const asReviewer = (await permissions(reviewer)).actions.reapprove;
+    expect(asReviewer.reason).toMatch(/^you drew or accepted redactions in this case and wrote \d+ layer version\(s\) to it since the approval on /);
+    expect(errorOf(await reapproveAs(reviewer), 409, 'conflict').message).toBe(`${asReviewer.reason} (separation_of_duties)`);
+    // A third person, allowed in the window, re-approves with a note like an approval's; the release check agrees.
+    const admin = await permissions(instance.orgs[0]?.api_key ?? '');
+    expect(admin.actions.reapprove).toEqual({ allowed: true, reason: null });
+    errorOf(await reapproveAs(undefined, { note: '' }), 400, 'validation_error');
+    expect((await reapproveAs(undefined, { note: 'Checked the two new boxes' })).statusCode).toBe(201);
+    const after = await permissions(instance.orgs[0]?.api_key ?? '');
+    expect(after.approval).toMatchObject({ note: 'Checked the two new boxes', reopened: false });
+    const record = (await auditOf(instance, 'case', caseId)).filter((row) => row.action === 'case.release_reapprove').at(-1);
+    expect(JSON.parse(record?.details ?? '{}')).toMatchObject({ note: 'Checked the two new boxes' });
+    const check = dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${caseId}/release-check` }), z.object({ checks: z.array(z.object({ check: z.string(), passed: z.boolean() })) }));
+    expect(check.checks.find((entry) => entry.check === 'separation_of_duties')?.passed).toBe(true);
+  });
+
+  it('a first approval the window refuses is the one the release safeguard blocks, for the same reason', async () => {
+    const own = await createCase(instance, 'Own work', drawer);
+    const [document] = await uploadDocuments(instance, own, [{ name: 'own.pdf', bytes: minimalPdf() }], drawer);
+    await createBox(instance, document?.id ?? '', undefined, drawer);
+    await caseAction(instance, own, 'start', drawer);
+    await caseAction(instance, own, 'submit', drawer);
+    const refused = (await dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}/permissions`, key: drawer }), CasePermissions)).actions.approve;
+    expect(refused).toEqual({ allowed: false, reason: 'you drew or accepted redactions in this case and wrote 1 layer version(s) to it; another person must approve it' });
+    // The workflow itself does not stop them; the release does, saying the same of "the approver".
+    await caseAction(instance, own, 'approve', drawer);
+    const check = dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}/release-check` }), z.object({ blocks: z.array(z.object({ check: z.string(), message: z.string() })) }));
+    expect(check.blocks.find((entry) => entry.check === 'separation_of_duties')?.message).toBe(refused.reason?.replace(/^you /, 'the approver '));
   });
 
   it('is 404 for a case of another organization', async () => {

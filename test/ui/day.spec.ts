@@ -1,7 +1,7 @@
 // The clerk's day through the window only (issue 27): sign in, a new case with its statutory clock, drop PDFs,
 // an e-mail and a Word file, automatic processing, the viewer's box and Words tools, search-and-redact,
 // keyboard review, a page withheld in full and its preview, submit, a second person approves with a note, an
-// edit after approval and re-approval by the reviewer, a release with stamps overridden by the administrator
+// edit after approval and re-approval by the reviewer with a note, a release with stamps overridden by the administrator
 // with a reason, and the downloaded zip read with pdftotext. Every screen is checked at 1440×900 and 1280×720
 // (support/screens.ts): no clipped labelled control, no serious or critical axe finding, a screenshot.
 import { execFileSync } from 'node:child_process';
@@ -84,6 +84,17 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   const queue = page.getByRole('region', { name: /Suggestions to review/ });
   await expect(queue.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').first()).toBeVisible({ timeout: 120_000 });
   await checkScreen(page, 'case-processed');
+
+  // The internal export's dialog lists every document by its whole name (wrapped where it must be, never cut).
+  await page.getByRole('button', { name: 'Export (internal)…' }).click();
+  const exportDialog = page.getByRole('dialog', { name: /^Export/ });
+  for (const file of ['complaint-memo.pdf', 'site-visit.pdf', 'permit-complaint.eml', 'inspection-notes.docx']) {
+    const shown = exportDialog.locator('.check-list .file-name', { hasText: file }).first();
+    await expect(shown).toHaveText(file);
+    expect(await shown.evaluate((element) => element.scrollWidth <= element.clientWidth), `${file} is cut`).toBe(true);
+  }
+  await checkScreen(page, 'export');
+  await exportDialog.getByRole('button', { name: 'Close' }).first().click();
 
   // Search-and-redact the badge number across the case.
   const search = page.getByRole('region', { name: 'Search this case' });
@@ -169,12 +180,19 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   await page.getByRole('dialog', { name: 'Change an approved case?' }).getByRole('button', { name: 'Save and reopen review' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('All changes saved');
 
-  // The reviewer sees what changed and re-approves.
+  // The reviewer sees what changed, by name, and re-approves with a note, in the approval's dialog.
   await second.reload();
-  await expect(second.getByTestId('approval-reopened')).toContainText('redactions changed in 1 document(s)');
+  await expect(second.getByTestId('approval-reopened')).toContainText('redactions changed in site-visit.pdf');
   await second.getByRole('button', { name: 'Re-approve…' }).click();
-  await second.getByRole('dialog', { name: 'Re-approve this case?' }).getByRole('button', { name: 'Re-approve', exact: true }).click();
+  const reapprove = second.getByRole('dialog', { name: 'Re-approve this case?' });
+  await expect(reapprove).toContainText('redactions changed in site-visit.pdf');
+  await reapprove.getByLabel('Note for the case history (optional)').fill('Checked the new box on the site visit.');
+  await checkScreen(second, 'reapprove');
+  await reapprove.getByRole('button', { name: 'Re-approve', exact: true }).click();
   await expect(second.getByTestId('approval-reopened')).toHaveCount(0);
+  await expect(second.locator('.case-header .facts')).toContainText('Checked the new box on the site visit.');
+  await second.reload();
+  await expect(second.getByRole('table', { name: 'History' })).toContainText('Re-approved after changes — “Checked the new box on the site visit.”');
   await reviewerWindow.close();
 
   // The release with stamps: blocked by the suggestions left waiting; the administrator releases anyway, with a reason.
@@ -186,12 +204,12 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   await page.getByLabel('Stamp prefix').fill('PRR-');
   await page.getByRole('button', { name: 'Build the release' }).click();
   await expect(page.getByTestId('release-refused')).toContainText('suggestion');
-  await checkScreen(page, 'release-blocked');
+  await checkScreen(page, 'release-blocked', page.getByTestId('release-refused'));
   await page.getByLabel(/Reason to release anyway/).fill('Remaining suggestions are city staff names, public by policy.');
   await page.getByRole('button', { name: 'Release anyway' }).click();
   const status = page.getByTestId('release-status');
   await expect(status).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
-  await checkScreen(page, 'release-built');
+  await checkScreen(page, 'release-built', status);
 
   // The zip, read back.
   const [download] = await Promise.all([page.waitForEvent('download'), status.getByRole('button', { name: /Download/ }).click()]);

@@ -63,7 +63,7 @@ test('a two-page TIFF is shown page by page and redacted on page 2 in its pixels
 
   // A rectangle over the witness's name, given in page 2's pixels (origin top-left, y down).
   const target = { x1: 250, y1: 130, x2: 700, y2: 200 };
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await page.getByRole('radio', { name: 'Rectangle' }).click();
   const box = (await overlay.boundingBox())!;
   const scale = box.width / 1100;

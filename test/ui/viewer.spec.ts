@@ -54,7 +54,7 @@ test('draw with every tool on chosen layers, save per layer, and read it all bac
   await expect(page.getByRole('button', { name: /^Page 2/ })).toBeVisible();
 
   // Rectangle on B6 with a reason, over the applicant's name.
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await page.getByLabel('Reason (optional)').fill('Name of a private person');
   await page.getByRole('radio', { name: 'Rectangle' }).click();
   await dragBox(page, overlay, { x: 140, y: 704 }, { x: 240, y: 684 });
@@ -72,7 +72,7 @@ test('draw with every tool on chosen layers, save per layer, and read it all bac
   await page.keyboard.press('Enter');
 
   // Freehand on B7.
-  await page.getByTestId('layer-select').selectOption('B7');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B7 / }).check();
   await page.getByRole('radio', { name: 'Freehand' }).click();
   const stroke = [[80, 640], [120, 628], [160, 640], [200, 626], [240, 640], [240, 620], [80, 620]] as const;
   const start = await screenPoint(overlay, stroke[0][0], stroke[0][1]);
@@ -87,7 +87,7 @@ test('draw with every tool on chosen layers, save per layer, and read it all bac
   // Page 2, full page on B1: refused until a classification is chosen.
   await page.keyboard.press('PageDown');
   await expect(page.getByLabel('Page number')).toHaveValue('2');
-  await page.getByTestId('layer-select').selectOption('B1');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B1 / }).check();
   await page.getByRole('radio', { name: 'Full page' }).click();
   await overlay.click({ position: { x: 50, y: 50 } });
   await expect(page.getByText('Choose the classification level before drawing on B1.')).toBeVisible();
@@ -142,7 +142,7 @@ test('409: someone saved the layer first; the user reloads and re-applies withou
     redactions: [{ redaction_id: theirs, page_number: 1, redaction_type: 'rectangle', layer: 'B6', pdf_x1: 72, pdf_y1: 620, pdf_x2: 200, pdf_y2: 640, pdf_polygon_points: [] }],
   });
 
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await dragBox(page, overlay, { x: 140, y: 704 }, { x: 240, y: 684 });
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Layer changed by someone else' });
@@ -173,7 +173,7 @@ test('423: a layer held by another editor shows who holds it, and the change wai
   await page.goto(`/#/documents/${documentId}?case=${caseId}`);
   const overlay = page.getByTestId('redaction-overlay');
   await expect(overlay).toBeVisible();
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await dragBox(page, overlay, { x: 140, y: 704 }, { x: 240, y: 684 });
   // Taking the layer for editing already tells who has it.
   const notice = page.getByTestId('lock-notice');
@@ -198,7 +198,7 @@ test('a save that cannot reach the server keeps every box; trying again saves th
   await page.goto(`/#/documents/${documentId}?case=${caseId}`);
   const overlay = page.getByTestId('redaction-overlay');
   await expect(overlay).toBeVisible();
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await dragBox(page, overlay, { x: 140, y: 704 }, { x: 240, y: 684 });
   await dragBox(page, overlay, { x: 72, y: 675 }, { x: 250, y: 655 });
 
@@ -280,7 +280,7 @@ test('an image document is redacted in its own pixels', async ({ admin, signedIn
   const box = (await overlay.boundingBox())!;
   expect(box.width / box.height).toBeCloseTo(800 / 600, 2);
   const scale = box.width / 800;
-  await page.getByTestId('layer-select').selectOption('B7');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B7 / }).check();
   await page.mouse.move(box.x + 300 * scale, box.y + 80 * scale);
   await page.mouse.down();
   await page.mouse.move(box.x + 480 * scale, box.y + 130 * scale, { steps: 5 });

@@ -63,7 +63,7 @@ test('sign in → case → upload → OCR → detection → accept → B6 box �
 
   // One more box, on B6, over the badge number.
   await page.getByRole('tab', { name: 'Redact' }).click();
-  await page.getByTestId('layer-select').selectOption('B6');
+  await page.getByTestId('layer-select').getByRole('radio', { name: /^B6 / }).check();
   await page.getByRole('radio', { name: 'Rectangle' }).click();
   const badge = wordBox(LINES[4]!, BADGE);
   // Inside the word's extent: the export withholds every word a box comes within a few points of (word

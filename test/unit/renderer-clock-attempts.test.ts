@@ -56,6 +56,7 @@ describe('one formatter for statuses, history rows and document names', () => {
     expect(formatStatus('in_progress')).toBe('In progress');
     expect(formatStatus('rejected')).toBe('Sent back');
     expect(describeAction('case.status_change', { from: 'in_review', to: 'approved', note: 'All pages checked' })).toBe('Status changed: In review → Approved — “All pages checked”');
+    expect(describeAction('case.release_reapprove', { case_id: '4', previous_approval_at: '2026-11-28T05:40:13.197Z', note: 'New boxes checked' })).toBe('Re-approved after changes — “New boxes checked”');
     expect(describeAction('case.update', { fields: ['priority', 'requester'], changes: { priority: { from: 'normal', to: 'high' } } })).toBe('Details changed: Priority Normal → High; Requester');
     expect(describeAction('case.clock_toll', { on_date: '2026-11-09', reason: 'Asked to narrow' })).toMatch(/^Clock paused on .+2026 — Asked to narrow$/);
     expect(describeAction('case.clock_extend', { days: 10, reason: 'Voluminous' })).toBe('Time limit extended by 10 business days — Voluminous');

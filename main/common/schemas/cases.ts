@@ -57,9 +57,12 @@ export const UpdateCaseBody = z
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field to change' });
 export type UpdateCaseBody = z.infer<typeof UpdateCaseBody>;
 
+/** The optional note of an approval (and of any status change or re-approval), kept in the case's history. */
+export const ApprovalNote = z.string().trim().min(1).max(2000).optional().describe("Kept with the status change in the case's history, e.g. the approver's note");
+
 export const CaseActionBody = z.strictObject({
   action: z.enum(CASE_ACTIONS),
-  note: z.string().trim().min(1).max(2000).optional().describe("Kept with the status change in the case's history, e.g. the approver's note"),
+  note: ApprovalNote,
 });
 
 const Flag = z.enum(['true', 'false']).transform((value) => value === 'true');

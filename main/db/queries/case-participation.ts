@@ -1,10 +1,12 @@
 import type { Executor } from './executor.js';
 
 /**
- * Documents of the case in which the actor drew or last changed an accepted redaction, or accepted one: the
- * participation the release's separation-of-duties safeguard looks at (services/releases/safeguards.ts).
+ * Documents among `documentIds` (of the case) in which the actor drew or last changed a redaction that is
+ * accepted now, or accepted one that still is: the participation separation of duties looks at
+ * (services/releases/separation.ts).
  */
-export async function documentsTheActorRedacted(db: Executor, organizationId: number, caseId: number, actorType: string, actorId: string): Promise<number[]> {
+export async function documentsTheActorRedacted(db: Executor, organizationId: number, caseId: number, actorType: string, actorId: string, documentIds: readonly number[]): Promise<number[]> {
+  if (documentIds.length === 0) return [];
   const actor = `${actorType}:${actorId}`;
   const drawn = await db
     .selectFrom('redactions')
@@ -13,16 +15,20 @@ export async function documentsTheActorRedacted(db: Executor, organizationId: nu
     .distinct()
     .where('documents.organization_id', '=', organizationId)
     .where('documents.case_id', '=', caseId)
+    .where('redactions.document_id', 'in', [...documentIds])
     .where('redactions.state', '=', 'accepted')
     .where((eb) => eb.or([eb('redactions.created_by', '=', actor), eb('redactions.updated_by', '=', actor)]))
     .execute();
   const accepted = await db
     .selectFrom('review_decisions')
     .innerJoin('documents', 'documents.id', 'review_decisions.document_id')
+    .innerJoin('redactions', 'redactions.id', 'review_decisions.redaction_row_id')
     .select('review_decisions.document_id')
     .distinct()
     .where('documents.organization_id', '=', organizationId)
     .where('documents.case_id', '=', caseId)
+    .where('review_decisions.document_id', 'in', [...documentIds])
+    .where('redactions.state', '=', 'accepted')
     .where('review_decisions.decision', '=', 'accept')
     .where('review_decisions.actor_type', '=', actorType)
     .where('review_decisions.actor_id', '=', actorId)

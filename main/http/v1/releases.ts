@@ -9,6 +9,7 @@ import {
   UpdateReleaseSettingsBody,
   Withholding,
 } from '../../common/schemas/releases.js';
+import { ApprovalNote } from '../../common/schemas/cases.js';
 import { IdParam, single } from '../../common/schemas/shared.js';
 import { requireCase } from '../../services/cases.js';
 import { checkRelease, reapproveRelease } from '../../services/releases/safeguards.js';
@@ -94,8 +95,8 @@ export const releaseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/cases/:case_id/release-approval',
-    { config: { scopes: ['cases:write'] }, schema: { tags, params: CaseParams, body: z.strictObject({}).nullish(), response: { 201: single(ReleaseCheck) } } },
-    (request, reply) => commit(request, reply, 201, (trx, ctx) => reapproveRelease(trx, ctx, request.params.case_id)),
+    { config: { scopes: ['cases:write'] }, schema: { tags, params: CaseParams, body: z.strictObject({ note: ApprovalNote }).nullish(), response: { 201: single(ReleaseCheck) } } },
+    (request, reply) => commit(request, reply, 201, (trx, ctx) => reapproveRelease(trx, ctx, request.params.case_id, request.body?.note)),
   );
 
   app.get(

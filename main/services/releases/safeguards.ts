@@ -1,17 +1,17 @@
 import type { Executor } from '../../db/queries/executor.js';
 import type { DocumentRow } from '../../db/schema.js';
-import { documentsChangedSince, findLatestApproval, findLatestApprovals, releaseWritesSince, withholdingChangesSince } from '../../db/queries/case-approvals.js';
+import { documentsChangedSince, findLatestApproval, findLatestApprovals, withholdingChangesSince } from '../../db/queries/case-approvals.js';
 import { findCase } from '../../db/queries/cases.js';
 import { findDocumentsByIds, listAllCaseDocuments } from '../../db/queries/documents.js';
 import { findNewestDocumentJob } from '../../db/queries/jobs.js';
 import { listDocumentRedactions } from '../../db/queries/redactions.js';
-import { listLatestDecisions } from '../../db/queries/review-decisions.js';
 import { LAYERS } from '../../common/redaction-catalog.js';
 import { SAFEGUARDS, type ReleaseCheck, type Safeguard, type SafeguardBlock } from '../../common/schemas/releases.js';
 import { DomainError } from '../../common/errors.js';
 import { requireCase } from '../cases.js';
 import { recordChange } from '../change-log.js';
 import type { ServiceContext } from '../context.js';
+import { approverConflict, callerApprovalConflict, describeConflict } from './separation.js';
 import { releaseSettingsOf } from './settings.js';
 
 // The checks before a release leaves: each enabled safeguard that fails is one block with what it concerns.
@@ -76,21 +76,10 @@ export async function checkRelease(db: Executor, selection: ReleaseSelection): P
   if (approved && approval) {
     const approver = `${approval.actor_type}:${approval.actor_id}`;
     if (enabled.separation_of_duties) {
-      const drawnBy: number[] = [];
-      for (const id of ids) {
-        const rows = (redactions.get(id) ?? []).filter((row) => row.state === 'accepted');
-        const decisions = await listLatestDecisions(db, rows.map((row) => row.id));
-        const own = rows.some((row) => row.created_by === approver || row.updated_by === approver) || decisions.some((decision) => decision.decision === 'accept' && `${decision.actor_type}:${decision.actor_id}` === approver);
-        if (own) drawnBy.push(id);
-      }
-      // Deletions, rejections and withholdings shape a release too: anything the approver wrote since the approval before theirs.
+      // The window of the approver's writes opens at the approval that stood when they approved (separation.ts).
       const since = (await findLatestApprovals(db, selection.organizationId, selection.caseId))[1]?.created_at ?? null;
-      const written = (await releaseWritesSince(db, selection.organizationId, selection.caseId, ids, since)).filter((write) => write.actor === approver);
-      if (drawnBy.length > 0 || written.length > 0) {
-        const what = written.map((write) => `${write.count} ${write.what.replace('_', ' ')}(s)`).join(', ');
-        const message = `the approver ${approver} ${[drawnBy.length > 0 && 'drew or accepted redactions in this release', what && `wrote ${what} to it${since ? ` since the approval on ${since}` : ''}`].filter(Boolean).join(' and ')}; another person must approve`;
-        blocks.push(block('separation_of_duties', message, drawnBy.length > 0 ? drawnBy : ids));
-      }
+      const conflict = await approverConflict(db, { organizationId: selection.organizationId, caseId: selection.caseId, actor: approver, documentIds: ids, since });
+      if (conflict) blocks.push(block('separation_of_duties', describeConflict(conflict, 'the approver'), conflict.redacted.length > 0 ? conflict.redacted : ids));
     }
     if (enabled.changed_after_approval) {
       const changed = await documentsChangedSince(db, ids, approval.created_at);
@@ -113,25 +102,24 @@ export async function checkRelease(db: Executor, selection: ReleaseSelection): P
 /**
  * Re-approval of an approved case whose redactions or withholdings changed after its approval (the case
  * workflow has no way back from approved): the caller approves the case as it stands now. Separation of
- * duties then applies to this approver.
+ * duties then applies to this approver (separation.ts). The optional note is kept with the record, like an
+ * approval's.
  */
-export async function reapproveRelease(db: Executor, ctx: ServiceContext, caseId: number): Promise<ReleaseCheck> {
+export async function reapproveRelease(db: Executor, ctx: ServiceContext, caseId: number, note?: string): Promise<ReleaseCheck> {
   const caseRow = await requireCase(db, ctx, caseId);
   if (caseRow.status !== 'approved') {
     throw new DomainError('conflict', `the case is ${caseRow.status}; only an approved case is re-approved (approve it through the case workflow)`, { status: caseRow.status });
   }
   const settings = await releaseSettingsOf(db, ctx.actor.organizationId);
-  const caller = `${ctx.actor.type}:${ctx.actor.id}`;
   const since = (await findLatestApproval(db, ctx.actor.organizationId, caseId))?.created_at ?? null;
-  const documents = (await listAllCaseDocuments(db, ctx.actor.organizationId, caseId)).filter((row) => !row.deleted_at).map((row) => row.id);
-  const own = (await releaseWritesSince(db, ctx.actor.organizationId, caseId, documents, since)).filter((write) => write.actor === caller);
-  if (settings.safeguards.separation_of_duties && own.length > 0) {
-    const what = own.map((write) => `${write.count} ${write.what.replace('_', ' ')}(s)`).join(', ');
-    throw new DomainError('conflict', `you wrote ${what} to this case since its approval on ${since ?? '(none)'}; another person must re-approve it (separation_of_duties)`, {
+  const conflict = settings.safeguards.separation_of_duties ? await callerApprovalConflict(db, ctx.actor.organizationId, caseId, `${ctx.actor.type}:${ctx.actor.id}`) : null;
+  if (conflict) {
+    throw new DomainError('conflict', `${describeConflict(conflict, 'you')} (separation_of_duties)`, {
       check: 'separation_of_duties',
-      writes: own,
+      writes: conflict.writes,
+      document_ids: conflict.redacted.map(String),
     });
   }
-  await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId), previous_approval_at: since } });
+  await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId), previous_approval_at: since, ...(note !== undefined && { note }) } });
   return checkRelease(db, { organizationId: ctx.actor.organizationId, caseId, documentIds: null });
 }

@@ -1,4 +1,5 @@
 // One error type for every failed request, whichever surface answered, with a message fit for a clerk.
+import { formatMessage } from '../domain/format.js';
 
 export interface FieldProblem {
   field: string;
@@ -81,9 +82,10 @@ function fieldsOf(error: unknown): { name: string | null; message: string | null
   };
 }
 
+/** The server's sentence in the shared formatter's words (dates as dates, no snake_case), ending with a stop. */
 function capitalise(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return 'Something went wrong. Try again.';
-  const sentence = trimmed[0]!.toUpperCase() + trimmed.slice(1);
+  const sentence = formatMessage(trimmed);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }

@@ -30,8 +30,9 @@ export async function getReleaseCheck(caseId: string, signal?: AbortSignal): Pro
   return (await request<Single<ReleaseCheck>>(`${base(caseId)}/release-check`, signal ? { signal } : {})).data;
 }
 
-export async function reapprove(caseId: string, idempotencyKey: string): Promise<ReleaseCheck> {
-  return (await request<Single<ReleaseCheck>>(`${base(caseId)}/release-approval`, { method: 'POST', idempotencyKey })).data;
+/** Re-approves an approved case changed since its approval; the note, like an approval's, goes to its history. */
+export async function reapprove(caseId: string, idempotencyKey: string, note?: string): Promise<ReleaseCheck> {
+  return (await request<Single<ReleaseCheck>>(`${base(caseId)}/release-approval`, { method: 'POST', idempotencyKey, ...(note !== undefined && { body: { note } }) })).data;
 }
 
 export async function listWithholdings(caseId: string, signal?: AbortSignal): Promise<Withholding[]> {

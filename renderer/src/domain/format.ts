@@ -56,6 +56,29 @@ export function formatStatus(status: string | null | undefined): string {
   return STATUS_WORDS[status] ?? capitalise(status);
 }
 
+/**
+ * A sentence from the server (a refusal, a safeguard's block, a permission's reason) as a clerk reads it:
+ * capitalised, its timestamps and dates shown as dates, no snake_case words.
+ */
+export function formatMessage(text: string): string {
+  const dated = text
+    .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?/g, (iso) => formatDateTime(iso))
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, (day) => formatDay(day));
+  return capitalise(dated);
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** What changed since a case's approval, by document name: "redactions changed in memo.pdf and 1 withholding change". */
+export function changesSinceApproval(approval: { changed_document_ids: readonly string[]; withholding_changes: number }, names: ReadonlyMap<string, string>): string {
+  const documents = approval.changed_document_ids.map((id) => documentName(id, names));
+  const withholdings = approval.withholding_changes;
+  return [documents.length > 0 && `redactions changed in ${listWords(documents)}`, withholdings > 0 && `${withholdings} withholding change${withholdings === 1 ? '' : 's'}`].filter(Boolean).join(' and ') || 'nothing changed';
+}
+
 /** A document by its file name; the id only when the name is not known. */
 export function documentName(id: string | number | null | undefined, names: ReadonlyMap<string, string>): string {
   if (id === null || id === undefined) return '—';
@@ -103,6 +126,7 @@ export function describeAction(action: string, details: Record<string, unknown> 
     const named = Array.isArray(details.fields) ? details.fields.filter((field) => !(field in (details.changes as object))).map(String) : [];
     return `${head}: ${[...parts, ...named.map((field) => capitalise(field))].join('; ')}`;
   }
+  if (action === 'case.release_reapprove') return `${head}${typeof details.note === 'string' ? ` — “${details.note}”` : ''}`;
   if (action.startsWith('case.clock_')) {
     const days = typeof details.days === 'number' ? ` by ${details.days} business days` : ` on ${value(details.on_date)}`;
     return `${head}${days}${details.reason ? ` — ${String(details.reason)}` : ''}`;

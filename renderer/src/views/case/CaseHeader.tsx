@@ -8,7 +8,7 @@ import { Modal } from '../../components/Modal.js';
 import { PriorityField } from '../../components/PriorityField.js';
 import { PriorityBadge, StatusBadge } from '../../components/StatusBadge.js';
 import { clockSummary } from '../../domain/clock.js';
-import { formatDateTime, formatDay } from '../../domain/format.js';
+import { changesSinceApproval, formatDateTime, formatDay, formatMessage } from '../../domain/format.js';
 import { WORKFLOW, allowedActions } from '../../domain/workflow.js';
 import { useAction } from '../../hooks/useAction.js';
 import { RequesterFields, draftOf, requesterOf } from './RequesterFields.js';
@@ -21,6 +21,8 @@ interface Props {
   /** The case changed elsewhere (an action was refused for its status): load it again. */
   onStale: () => void;
   onExport: () => void;
+  /** File names of the case's documents, to say what changed since the approval. */
+  names: ReadonlyMap<string, string>;
 }
 
 /** Actions final enough to confirm first, with an optional note kept in the case's history. */
@@ -31,7 +33,7 @@ const CONFIRMED: Partial<Record<CaseAction, { title: string; text: string }>> = 
 };
 
 /** Case facts, the workflow actions the server says this user may take, and editing of its details. */
-export function CaseHeader({ value, permissions, onChanged, onStale, onExport }: Props) {
+export function CaseHeader({ value, permissions, onChanged, onStale, onExport, names }: Props) {
   const action = useAction();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState<CaseAction | 'reapprove' | null>(null);
@@ -102,9 +104,8 @@ export function CaseHeader({ value, permissions, onChanged, onStale, onExport }:
       {approval?.reopened && (
         <div className="banner banner-warning" role="status" data-testid="approval-reopened">
           <span className="banner-text">
-            Approval of {formatDateTime(approval.approved_at)} is reopened: redactions changed in {approval.changed_document_ids.length} document(s)
-            {approval.withholding_changes > 0 ? ` and ${approval.withholding_changes} withholding change(s)` : ''} since then.
-            {may('reapprove') ? ' Check the changes and re-approve.' : ` ${permissions?.actions.reapprove.reason ?? ''}`}
+            Approval of {formatDateTime(approval.approved_at)} is reopened: {changesSinceApproval(approval, names)} since then.
+            {may('reapprove') ? ' Check the changes and re-approve.' : ` ${formatMessage(permissions?.actions.reapprove.reason ?? '')}`}
           </span>
         </div>
       )}
@@ -157,6 +158,7 @@ export function CaseHeader({ value, permissions, onChanged, onStale, onExport }:
         <ConfirmAction
           kind={confirming}
           approval={approval}
+          names={names}
           busy={action.busy !== null}
           error={action.error}
           onCancel={() => {
@@ -165,7 +167,7 @@ export function CaseHeader({ value, permissions, onChanged, onStale, onExport }:
           }}
           onConfirm={async (note) => {
             if (confirming !== 'reapprove') return act(confirming, note);
-            const done = await action.run('reapprove', (key) => reapprove(value.id, key));
+            const done = await action.run('reapprove', (key) => reapprove(value.id, key, note), { note });
             if (done) {
               setConfirming(null);
               onStale();
@@ -177,20 +179,22 @@ export function CaseHeader({ value, permissions, onChanged, onStale, onExport }:
   );
 }
 
-interface ConfirmProps {
+export interface ConfirmProps {
   kind: CaseAction | 'reapprove';
   approval: CasePermissions['approval'];
+  names: ReadonlyMap<string, string>;
   busy: boolean;
   error: unknown;
   onCancel: () => void;
   onConfirm: (note: string | undefined) => Promise<void>;
 }
 
-function ConfirmAction({ kind, approval, busy, error, onCancel, onConfirm }: ConfirmProps) {
+/** The confirmation of an approval, a re-approval, a send-back or a cancellation, with its optional note. */
+export function ConfirmAction({ kind, approval, names, busy, error, onCancel, onConfirm }: ConfirmProps) {
   const [note, setNote] = useState('');
   const text =
     kind === 'reapprove'
-      ? { title: 'Re-approve this case?', text: `Since the approval of ${formatDateTime(approval?.approved_at)}, redactions changed in ${approval?.changed_document_ids.length ?? 0} document(s)${approval?.withholding_changes ? ` and ${approval.withholding_changes} withholding change(s)` : ''}. Check them, then approve the case as it stands now.` }
+      ? { title: 'Re-approve this case?', text: `Since the approval of ${formatDateTime(approval?.approved_at)}: ${approval ? changesSinceApproval(approval, names) : 'nothing changed'}. Check them, then approve the case as it stands now.` }
       : (CONFIRMED[kind] ?? { title: WORKFLOW[kind].label, text: '' });
   const label = kind === 'reapprove' ? 'Re-approve' : WORKFLOW[kind].label;
   return (
@@ -217,12 +221,10 @@ function ConfirmAction({ kind, approval, busy, error, onCancel, onConfirm }: Con
         }}
       >
         <p>{text.text}</p>
-        {kind !== 'reapprove' && (
-          <label className="field">
-            <span>Note for the case history (optional)</span>
-            <textarea value={note} onChange={(event) => setNote(event.target.value)} rows={3} maxLength={2000} />
-          </label>
-        )}
+        <label className="field">
+          <span>Note for the case history (optional)</span>
+          <textarea value={note} onChange={(event) => setNote(event.target.value)} rows={3} maxLength={2000} />
+        </label>
         <ErrorBanner error={error} />
       </form>
     </Modal>

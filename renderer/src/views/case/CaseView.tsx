@@ -98,7 +98,7 @@ export function CaseView({ caseId }: { caseId: string }) {
       <nav className="breadcrumbs" aria-label="Breadcrumb">
         <a href="#/cases">Case queue</a> <span aria-hidden="true">›</span> <span>Case {current.id}</span>
       </nav>
-      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} />
+      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} names={new Map((documents.data ?? []).map((item) => [item.id, item.fileName]))} />
       <div className="case-columns">
         <div className="case-main">
           {may('upload') && <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />}

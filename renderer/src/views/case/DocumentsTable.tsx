@@ -49,7 +49,8 @@ export function DocumentsTable({ documents, loading, caseId, tracker, selected, 
             </a>
             {document.description && <div className="cell-sub">{document.description}</div>}
           </td>
-          <td className="upper">{document.document_type}</td>
+          {/* What it came in as: an e-mail stays "email" once converted to PDF. */}
+          <td className="upper">{document.document_type === 'pdf' && document.source_type !== 'pdf' ? document.source_type : document.document_type}</td>
           <td className="num">{formatBytes(document.size)}</td>
           <td className="muted">{formatDateTime(document.created_at)}</td>
           <td>

@@ -19,13 +19,22 @@ const FILTERS: readonly { value: IntakeFilter; label: string }[] = [
 ];
 
 const STATUS: Record<string, string> = {
-  not_needed: '—',
+  not_needed: '',
   pending: 'waiting',
   converting: 'converting',
   converted: 'converted',
   needs_libreoffice: 'needs LibreOffice',
   failed: 'failed',
 };
+
+const SOURCE: Record<string, string> = { pdf: 'PDF', email: 'e-mail', office: 'Office file', image: 'image', text: 'text', audio: 'audio' };
+
+/** What a row says after its title: the file name when the title is not it, the kind of file, the conversion state. */
+function facts(entry: Entry): string {
+  const name = entry.document.fileName;
+  const status = STATUS[entry.intake.status] ?? entry.intake.status.replaceAll('_', ' ');
+  return [title(entry) !== name && name, SOURCE[entry.document.source_type] ?? entry.document.source_type, status].filter(Boolean).join(' · ');
+}
 
 function title(entry: Entry): string {
   return entry.document.email?.subject ? `${entry.document.email.subject}` : entry.document.fileName;
@@ -41,8 +50,12 @@ function Marks({ entry }: { entry: Entry }) {
           near-duplicate of #{intake.near_duplicate_of} ({Math.round((intake.near_duplicate_score ?? 0) * 100)}%)
         </span>
       )}
-      {intake.thread_id && <span className="badge">thread {intake.thread_id}</span>}
-      {intake.thread_inclusive && <span className="badge badge-ok">inclusive</span>}
+      {intake.thread_id && (
+        <span className="badge" title={`Thread ${intake.thread_id}`}>
+          in a thread
+        </span>
+      )}
+      {intake.thread_inclusive && <span className="badge badge-ok">inclusive: review this one</span>}
       {intake.children > 0 && <span className="badge">{intake.children} attached</span>}
     </span>
   );
@@ -56,7 +69,7 @@ function FamilyTree({ family, selected }: { family: Family; selected: string }) 
           <span aria-hidden="true">{member.depth > 0 ? '└ ' : ''}</span>
           <a href={`#/documents/${member.document.id}?case=${member.document.case_id}`}>{member.document.fileName}</a>
           {member.document.email?.subject && <span className="muted"> — {member.document.email.subject}</span>}
-          <span className="muted"> ({STATUS[member.intake.status] ?? member.intake.status})</span>
+          {STATUS[member.intake.status] !== '' && <span className="muted"> ({STATUS[member.intake.status] ?? member.intake.status})</span>}
         </li>
       ))}
     </ul>
@@ -83,7 +96,7 @@ function Details({ caseId, entry }: { caseId: string; entry: Entry }) {
       {family.data && <FamilyTree family={family.data} selected={id} />}
       {threadId && (
         <>
-          <h4>Thread {threadId}</h4>
+          <h4>Thread</h4>
           <ol className="intake-thread" aria-label="Thread">
             {(thread.data ?? []).map((member) => (
               <li key={member.document.id}>
@@ -141,7 +154,7 @@ export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey
             </button>
             <span className="muted">
               {' '}
-              {entry.document.fileName} · {entry.document.source_type} · {STATUS[entry.intake.status] ?? entry.intake.status}
+              {facts(entry)}
             </span>{' '}
             <Marks entry={entry} />
             {entry.document.id === selected && current && <Details caseId={caseId} entry={current} />}

@@ -5,7 +5,7 @@ import type { Case, Document, Layer } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { Modal } from '../../components/Modal.js';
 import { ProgressBar } from '../../components/ProgressBar.js';
-import { formatBytes, formatDateTime } from '../../domain/format.js';
+import { documentName, formatBytes, formatDateTime, formatStatus } from '../../domain/format.js';
 import { useLoad } from '../../hooks/useLoad.js';
 import { LAYERS, LAYER_INFO } from '../viewer/layers.js';
 
@@ -124,6 +124,7 @@ export function ExportDialog({ value, documents, onClose }: Props) {
     }
   };
 
+  const names = new Map(documents.map((document) => [document.id, document.fileName]));
   const toggle = <T,>(list: T[], item: T, on: boolean) => (on ? [...list, item] : list.filter((entry) => entry !== item));
   const canSubmit = documentIds.length > 0 && layers.length > 0 && !busy && !running;
 
@@ -167,7 +168,10 @@ export function ExportDialog({ value, documents, onClose }: Props) {
               {documents.map((document) => (
                 <label key={document.id} className="check">
                   <input type="checkbox" checked={documentIds.includes(document.id)} onChange={(event) => chooseDocuments(toggle(documentIds, document.id, event.target.checked))} />
-                  {document.fileName}
+                  {/* The whole name, wrapped where it must: never cut. */}
+                  <span className="file-name" title={document.fileName}>
+                    {document.fileName}
+                  </span>
                 </label>
               ))}
             </div>
@@ -203,7 +207,7 @@ export function ExportDialog({ value, documents, onClose }: Props) {
         </div>
       </form>
       <ErrorBanner error={error} onDismiss={() => setError(null)} />
-      {current && <ExportStatus item={current} onDownload={() => void download(current)} onCancel={() => void change('cancel')} onRetry={() => void change('retry')} />}
+      {current && <ExportStatus item={current} names={names} onDownload={() => void download(current)} onCancel={() => void change('cancel')} onRetry={() => void change('retry')} />}
       {history.data && history.data.some((item) => item.id !== current?.id) && (
         <section className="export-history" aria-label="Earlier exports of this case">
           <h3>Earlier exports</h3>
@@ -214,7 +218,7 @@ export function ExportDialog({ value, documents, onClose }: Props) {
                 .map((item) => (
                   <tr key={item.id}>
                     <td className="upper">{item.format}</td>
-                    <td>{item.status}</td>
+                    <td>{formatStatus(item.status)}</td>
                     <td className="muted">{formatDateTime(item.created_at)}</td>
                     <td>{item.file ? formatBytes(item.file.size) : ''}</td>
                     <td>
@@ -234,13 +238,13 @@ export function ExportDialog({ value, documents, onClose }: Props) {
   );
 }
 
-function ExportStatus({ item, onDownload, onCancel, onRetry }: { item: Export; onDownload: () => void; onCancel: () => void; onRetry: () => void }) {
+function ExportStatus({ item, names, onDownload, onCancel, onRetry }: { item: Export; names: ReadonlyMap<string, string>; onDownload: () => void; onCancel: () => void; onRetry: () => void }) {
   const running = item.status === 'pending' || item.status === 'processing';
   return (
     <section className="export-status" aria-live="polite" data-testid="export-status" data-status={item.status}>
       <div className="export-status-row">
         <strong>
-          {item.format.toUpperCase()} export: {item.status === 'pending' ? 'waiting to start' : item.status}
+          {item.format.toUpperCase()} export: {item.status === 'pending' ? 'waiting to start' : formatStatus(item.status).toLowerCase()}
         </strong>
         {running && <ProgressBar value={item.status === 'pending' ? null : item.progress} label="Export progress" />}
         {running && (
@@ -276,7 +280,7 @@ function ExportStatus({ item, onDownload, onCancel, onRetry }: { item: Export; o
         <ul className="muted grown-boxes" aria-label="Boxes grown to cover whole glyphs">
           {item.summary?.burn?.grown?.map((grown) => (
             <li key={`${grown.document_id}-${grown.page}-${grown.redaction_id}`}>
-              Document {grown.document_id}, page {grown.page}: box grown by {grown.growth_pt.toFixed(1)} pt to cover whole glyphs
+              {documentName(grown.document_id, names)}, page {grown.page}: box grown by {grown.growth_pt.toFixed(1)} pt to cover whole glyphs
             </li>
           ))}
         </ul>

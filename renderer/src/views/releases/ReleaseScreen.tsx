@@ -6,6 +6,7 @@ import { AttemptKeys } from '../../api/idempotency.js';
 import { blocksOf, getReleaseCheck, getReleaseDetails, listWithholdings, previewIndex, reapprove, saveReleaseDetails, startRelease } from '../../api/releases.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { ConfirmAction } from '../case/CaseHeader.js';
 import { SafeguardChecklist } from './SafeguardChecklist.js';
 import { WithholdingsPanel } from './WithholdingsPanel.js';
 
@@ -43,6 +44,9 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
   const [current, setCurrent] = useState<Export | null>(null);
   // A key per attempt: a refused build and the "Release anyway" that follows are two attempts (api/idempotency.ts).
   const attempts = useRef(new AttemptKeys());
+  // Re-approval asks first, with an optional note: the case header's dialog.
+  const [reapproving, setReapproving] = useState(false);
+  const [reapproveError, setReapproveError] = useState<unknown>(null);
 
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
   if (!loaded.data) return <div aria-busy="true">Loading the release…</div>;
@@ -142,10 +146,32 @@ export function ReleaseScreen({ caseId }: { caseId: string }) {
           reapproval={permissions.actions.reapprove}
           busy={busy}
           onReapprove={() => {
-            setError(null);
-            attempts.current.send('reapprove', null, (key) => reapprove(caseId, key)).then(loaded.reload, setError);
+            setReapproveError(null);
+            setReapproving(true);
           }}
         />
+        {reapproving && (
+          <ConfirmAction
+            kind="reapprove"
+            approval={permissions.approval}
+            names={names}
+            busy={busy}
+            error={reapproveError}
+            onCancel={() => setReapproving(false)}
+            onConfirm={async (note) => {
+              setBusy(true);
+              try {
+                await attempts.current.send('reapprove', { note }, (key) => reapprove(caseId, key, note));
+                setReapproving(false);
+                loaded.reload();
+              } catch (failure) {
+                setReapproveError(failure);
+              } finally {
+                setBusy(false);
+              }
+            }}
+          />
+        )}
       </section>
 
       <WithholdingsPanel caseId={caseId} documents={documents} withholdings={withholdings} exemptionCodes={codes} onChanged={loaded.reload} />

@@ -1,5 +1,5 @@
 import type { ReleaseCheck } from '../../api/releases.js';
-import { documentName } from '../../domain/format.js';
+import { documentName, formatMessage } from '../../domain/format.js';
 
 const LABELS: Record<ReleaseCheck['checks'][number]['check'], { title: string; fix: string }> = {
   pending_suggestions: { title: 'No suggestion awaits a decision', fix: 'Accept or reject the suggestions' },
@@ -38,7 +38,7 @@ export function SafeguardChecklist({ caseId, check, names, reapproval, onReappro
               {state === 'off' && <span className="muted"> (turned off for this organization)</span>}
               {block && (
                 <div className="safeguard-block">
-                  <span>{block.message}</span>{' '}
+                  <span>{formatMessage(block.message)}</span>{' '}
                   {block.document_ids.map((id) => (
                     <a key={id} href={`#/documents/${id}?case=${caseId}`}>
                       {documentName(id, names)}
@@ -48,10 +48,10 @@ export function SafeguardChecklist({ caseId, check, names, reapproval, onReappro
                   {entry.check === 'changed_after_approval' &&
                     (reapproval?.allowed ? (
                       <button type="button" className="button small" onClick={onReapprove} disabled={busy}>
-                        Re-approve as it stands
+                        Re-approve…
                       </button>
                     ) : (
-                      <span className="muted"> A reviewer re-approves it{reapproval?.reason ? ` (${reapproval.reason})` : ''}.</span>
+                      <span className="muted"> A reviewer re-approves it{reapproval?.reason ? ` (${formatMessage(reapproval.reason).replace(/\.$/, '')})` : ''}.</span>
                     ))}
                 </div>
               )}

@@ -14,25 +14,24 @@ interface Props {
   classificationMissing: boolean;
 }
 
-/** Which exemption new boxes get: layer B1–B7 with its label, a reason, and for B1 the classification. */
+/** Which exemption new boxes get: layer B1–B7 with its label (keys 1–7), a reason, and for B1 the classification. */
 export function LayerPicker({ value, onChange, classificationMissing }: Props) {
   return (
     <fieldset className="layer-picker">
       <legend>New redactions</legend>
-      <label className="field">
-        <span>Layer (exemption)</span>
-        <select value={value.layer} onChange={(event) => onChange({ ...value, layer: event.target.value as Layer })} data-testid="layer-select">
-          {LAYERS.map((layer, index) => (
-            <option key={layer} value={layer}>
-              {`${index + 1}. ${layer} ${LAYER_INFO[layer].exemption} — ${LAYER_INFO[layer].label}`}
-            </option>
-          ))}
-        </select>
-      </label>
-      <p className="layer-description">
-        <span className="swatch" style={{ background: LAYER_COLORS[value.layer] }} aria-hidden="true" />
-        {LAYER_INFO[value.layer].description}
-      </p>
+      {/* One choice per row, wrapping when narrow: a drop-down cut the longer names ("Privileged communicat"). */}
+      <fieldset className="layer-choices" data-testid="layer-select">
+        <legend>Layer (exemption)</legend>
+        {LAYERS.map((layer, index) => (
+          <label key={layer} className={value.layer === layer ? 'layer-choice selected' : 'layer-choice'} title={`${LAYER_INFO[layer].description} (key ${index + 1})`}>
+            <input type="radio" name="new-redaction-layer" value={layer} checked={value.layer === layer} onChange={() => onChange({ ...value, layer })} />
+            <span className="swatch" style={{ background: LAYER_COLORS[layer] }} aria-hidden="true" />
+            <span className="layer-choice-name">{`${layer} ${LAYER_INFO[layer].exemption} ${LAYER_INFO[layer].label}`}</span>
+            <kbd aria-hidden="true">{index + 1}</kbd>
+          </label>
+        ))}
+      </fieldset>
+      <p className="layer-description">{LAYER_INFO[value.layer].description}</p>
       {value.layer === 'B1' && (
         <label className="field">
           <span>Classification (required for B1)</span>
