@@ -165,6 +165,24 @@ async function layersOff(bytes: Buffer, words: readonly DisplayWord[]): Promise<
   return all.filter((word) => !words.some((other) => other.page === word.page && other.text === word.text && Math.abs(other.x1 - word.x1) < 1 && Math.abs(other.y1 - word.y1) < 1));
 }
 
+/** The display rectangles (72 dpi, top-left origin) of a page's annotations a viewer shows (not Hidden, not NoView). */
+async function annotationAreas(openPdf: OpenPdf, bytes: Buffer, pageNumber: number): Promise<Rect[]> {
+  const document = await openPdf(bytes);
+  try {
+    const page = await document.getPage(pageNumber);
+    const viewport = page.getViewport({ scale: 1 });
+    const annotations = (await page.getAnnotations({ intent: 'display' })) as { rect?: number[]; annotationFlags?: number }[];
+    return annotations
+      .filter((annotation) => Array.isArray(annotation.rect) && annotation.rect.length === 4 && ((annotation.annotationFlags ?? 0) & (2 | 32)) === 0)
+      .map((annotation) => {
+        const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(annotation.rect as number[]);
+        return { x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) };
+      });
+  } finally {
+    await document.destroy();
+  }
+}
+
 /** A deterministic pick of up to 4 words over the first pages with text: long words, spread over the page. */
 function pickWords(words: readonly DisplayWord[], name: string): DisplayWord[] {
   let seed = [...name].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7);
@@ -427,7 +445,14 @@ async function measure(input: Input, result: FileResult, exportOne: ExportOne, o
     const textOnly = gsGreyPage(input.bytes, page, DPI, ['FILTERIMAGE', 'FILTERVECTOR']);
     const noAnnotations = gsGreyPage(input.bytes, page, DPI, ['ShowAnnots=false']);
     sourceRenders.set(page, full);
-    for (const word of words) if (word.page === page) shownAs.set(word, visibility(word, DPI, full, noText, textOnly, noAnnotations));
+    const annotations = await annotationAreas(openPdf, input.bytes, page);
+    for (const word of words) {
+      if (word.page !== page) continue;
+      const seen = visibility(word, DPI, full, noText, textOnly, noAnnotations);
+      // Ghostscript draws no field without an appearance stream; viewers (poppler, pdf.js) make one and show it.
+      const inAnnotation = annotations.some((area) => overlaps(area, word));
+      shownAs.set(word, seen === 'hidden' && inAnnotation ? 'shown' : seen);
+    }
   }
   for (const word of [...outsideCrop, ...await layersOff(input.bytes, words)]) {
     words.push(word);
