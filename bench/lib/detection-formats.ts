@@ -22,7 +22,7 @@ const TECHNICAL_TARGET = 2;
 
 const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0;
 
-const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
+const clean = (value: string) => value.toLowerCase().replace(/['’]s\b/gu, '').replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
 
 /** Names a person who is really named in a technical document (labels: document, tab, name), by document. */
 function personLabels(): Map<string, string[]> {
