@@ -23,6 +23,8 @@ const MAN_BUCKETS = 32;
 export interface TechnicalDocument {
   id: string;
   split: 'dev' | 'test';
+  /** Where it comes from: TeX Live manuals and realworld papers, or manual pages made into PDFs here. */
+  source: 'tex-papers' | 'man-pages';
   text: string;
 }
 
@@ -79,7 +81,7 @@ export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
   const out: TechnicalDocument[] = [];
   for (const file of files) {
     const text = pdfText(file);
-    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, text });
+    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, source: file.startsWith(path.join(os.tmpdir(), 'obscura-bench-man-pdf')) ? 'man-pages' : 'tex-papers', text });
   }
   return out;
 }
