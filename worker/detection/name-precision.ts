@@ -1,4 +1,4 @@
-import { FIRST_NAMES, SURNAMES } from './name-lists.js';
+import { FIRST_NAMES, SURNAMES, TITLES } from './name-lists.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
 // capitalised words a name detector feeds on. These tests say when such a word is no person, from the word's
@@ -24,8 +24,44 @@ export function codeShaped(word: string): boolean {
   return false;
 }
 
-/** A token of code: a TeX or shell command, camel case, snake_case, a call, braces, a scope or an assignment (not a handle, hashtag or URL). */
-const CODE_TOKEN = /^(?![@#])(?!.*(?:\/\/|www\.))(?:.*\\\p{L}|.*\p{Ll}\p{Lu}(?!\p{Ll}{2,}$)|.*\p{L}_\p{L}|.*\p{L}\.\p{Ll}\p{L}*\(|.*[{}]|.*\(\)|.*::|.*\p{L}=)/u;
+/**
+ * A token of code: a TeX or shell command, camel case, snake_case, a call, braces, a scope or an assignment
+ * (not a handle, hashtag or URL), a command-line option (--output, −f), a file name with a source, data or
+ * font extension.
+ */
+export const CODE_TOKEN =
+  /^(?![@#])(?!.*(?:\/\/|www\.))(?:.*\\\p{L}|.*\p{Ll}\p{Lu}(?!\p{Ll}{2,}$)|.*\p{L}_\p{L}|.*\p{L}\.\p{Ll}\p{L}*\(|.*[{}]|.*\(\)|.*::|.*\p{L}=|\[?[-−–‐]{1,2}\p{L}[\p{L}\d-]*[\],.]?$|[\p{L}\d][\w.-]*\.(?:c|h|cc|cpp|py|js|ts|rb|pl|pm|lua|tex|sty|cls|dtx|ins|bib|bst|pdf|ps|eps|dvi|txt|md|json|xml|html?|css|sh|conf|cfg|ini|ya?ml|toml|log|tar|gz|xz|zip|png|jpe?g|svg|otf|ttf|pfb|afm|tfm|vf|map|enc|so|dll|exe|deb|rpm)[,.;:)]?$)/u;
+
+/**
+ * Head nouns that end the names of products, components and documents in technical writing ("General
+ * Commands Manual", "Font Loader", "Lucida Console", "Page Fault Count"); a name ending in one is no person
+ * unless the word is also a known surname.
+ */
+const TERM_HEADS = new Set(
+  `manual manuals guide handbook reference tutorial howto faq readme console parser loader archive archives kernel server servers client
+  library libraries toolkit engine framework editor compiler interpreter debugger driver drivers shell terminal consortium standard
+  standards format formats protocol script scripts font fonts typeface package packages module modules plugin plugins extension extensions
+  system systems software hardware firmware count counts mode modes level levels table tables file files window windows message messages
+  key keys command commands option options code codes data database network cloud platform service services api sdk studio suite tool
+  tools utility utilities manager monitor viewer browser builder generator converter processor controller handler wizard explorer player
+  edition version release specification specifications specials interface language languages machine algorithm fault error errors
+  exception test tests memory cache buffer stack queue pipeline runtime device devices project projects directory repository storage
+  character characters encoding encodings category categories set sets list lists field fields value values variable variables function
+  functions parameter parameters argument arguments flag flags class classes object objects method methods type types array arrays string
+  strings integer number numbers block blocks page pages section sections chapter figure graph chart node nodes roman sans serif italic
+  bold oblique typewriter mono monospace fraktur gothic publisher publishers publishing press dictionary encyclopedia collaboration`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** A version number or a file extension right after a name (Unicode 15.0, Python 3.12, LuaTeX v1.10): a product. */
+const VERSION_AFTER = /^[ \t]*(?:v(?:ersion)?[ \t]*)?(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)\d+(?:\.\d+)+[\p{L}\d-]*(?![\p{L}\d])|^[ \t]*v\d+\b|^\.(?:sty|cls|tex|lua|py|js|exe|dll|so|pdf|txt)\b/iu;
+
+/** How technical writing cites a person by surname alone: "et al.", an author-year or bracketed reference. */
+const CITATION_AFTER = /^(?:['’]s)?[ \t]*(?:et[ \t]+al\b|\(\d{4}[a-z]?\)|\[\d+(?:[,–-]\d+)*\]|,[ \t]*\d{4}[a-z]?\b|and[ \t]+\p{Lu}\p{Ll}+[ \t]*(?:\(\d{4}|\[\d|et al))/u;
+
+/** Courtesy titles and abbreviated ranks: they back a name in any text. Spelled-out ranks and offices (General, Major, Chief, Agent) are also adjectives and nouns. */
+const COURTESY_TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'madam', 'dame', 'rev', 'reverend', 'fr', 'hon', 'det', 'sgt', 'lt', 'capt', 'cpt', 'maj', 'col', 'gen', 'cpl', 'pvt', 'ofc', 'insp', 'atty', 'tpr', 'inv', 'sen', 'rep', 'gov', 'judge', 'senator', 'detective', 'sergeant', 'lieutenant', 'colonel', 'corporal']);
 
 export interface TermContext {
   /** Words the text writes in lower case (code, common nouns: "lua", "python", "specials"). */
@@ -34,6 +70,10 @@ export interface TermContext {
   headings: Set<string>;
   /** Capitalised words written three times or more and never beside another capitalised word: a product or project ("Unicode", "Ghostscript"). */
   standalone: Set<string>;
+  /** The text reads as technical: code-shaped tokens make 1% of it (at least three). */
+  technical: boolean;
+  /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
+  codeDense: boolean;
 }
 
 const cache = new Map<string, TermContext>();
@@ -74,10 +114,12 @@ export function termContext(text: string): TermContext {
   }
   // Only in technical text (code-shaped tokens): in news a surname recurs alone as often.
   const tokens = text.match(/\S+/g) ?? [];
-  const technical = tokens.filter((token) => CODE_TOKEN.test(token)).length >= Math.max(3, tokens.length * 0.01);
+  const code = tokens.filter((token) => CODE_TOKEN.test(token)).length;
+  const technical = code >= Math.max(3, tokens.length * 0.01);
+  const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
   if (cache.size > 8) cache.clear();
-  const context = { lower, headings, standalone };
+  const context = { lower, headings, standalone, technical, codeDense };
   cache.set(text, context);
   return context;
 }
@@ -96,6 +138,28 @@ export function termRecurrence(word: string, context: TermContext): boolean {
   return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare)));
 }
 
+/** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */
+export function backedBy(cues: readonly string[]): boolean {
+  return cues.some((cue) => !TITLES.has(cue) || COURTESY_TITLES.has(cue));
+}
+
+/**
+ * Whether the text around a person candidate says it is a product: a version number or file extension
+ * right after it; or, in technical text, a single unknown word with no cue that is not cited as an author.
+ */
+export function productAround(text: string, start: number, end: number, context: TermContext, evidence: boolean): boolean {
+  const after = text.slice(end, end + 40);
+  if (VERSION_AFTER.test(after)) return true;
+  if (evidence || !context.technical) return false;
+  const value = text.slice(start, end);
+  const words = value.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+  if (words.length !== 1) return false;
+  const bare = (words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
+  if (known(bare) || CITATION_AFTER.test(after)) return false;
+  // Two capitalised parts joined by a hyphen alone (Addison-Wesley) name a firm or a product more often than a person, whose full name has a second word.
+  return context.codeDense || /^\p{Lu}\p{Ll}+[-–]\p{Lu}\p{Ll}+$/u.test((words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''));
+}
+
 /**
  * Whether a person candidate is a product, tool or code name or a common word in this text. `evidence`: a
  * title or context cue backs the candidate; then only code-shaped words rule it out.
@@ -106,6 +170,12 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   if (words.some(codeShaped)) return true;
   if (evidence) return false;
   const bare = words.map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase());
+  // A product, component or document name ends in a head noun ("Font Loader", "Commands Manual").
+  const head = bare.at(-1) as string;
+  if (words.length >= 2 && TERM_HEADS.has(head) && !SURNAMES.has(head)) return true;
+  // In technical text a last word that the page writes in lower case ("Universal Ctags", "Kernel Magic") is
+  // enough; not an initial or a particle (van, de la).
+  if (context.codeDense && words.length >= 2 && head.length >= 3 && context.lower.has(head) && !known(head)) return true;
   // Short capitals alone are acronyms or numerals (XI, NL, CHI).
   if (words.length === 1 && /^\p{Lu}{1,3}$/u.test(words[0]?.replace(/[^\p{L}]/gu, '') ?? '') && !known(bare[0] as string)) return true;
   if (words.length === 1) return termWord(bare[0] as string, context);

@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { codeShaped, termContext, termNotName, termRecurrence } from './name-precision.js';
+import { backedBy, codeShaped, productAround, termContext, termNotName, termRecurrence } from './name-precision.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -155,6 +155,8 @@ function titleBefore(tokens: Token[], chain: Chain): string | null {
   const first = chain.tokens[0];
   if (!previous || !first || first.gap !== ' ') return null;
   if (!TITLES.has(previous.core.toLowerCase()) || !/^\.?$/.test(previous.after)) return null;
+  // A title in capitals before a word that is not ("MS Windows", "DR Congo") is an abbreviation of something else.
+  if (/^\p{Lu}{2,}$/u.test(previous.core) && !/^\p{Lu}{2,}/u.test(first.core)) return null;
   return previous.core.toLowerCase();
 }
 
@@ -278,7 +280,9 @@ export function findNames(text: string): Candidate[] {
   const context = termContext(text);
   return found.flatMap((candidate) => {
     const trimmed = beforeCodeWord(text, candidate);
-    return trimmed && !termNotName(text.slice(trimmed.start, trimmed.end), context, trimmed.cues.length > 0) ? [trimmed] : [];
+    if (!trimmed) return [];
+    const evidence = backedBy(trimmed.cues);
+    return !termNotName(text.slice(trimmed.start, trimmed.end), context, evidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) ? [trimmed] : [];
   });
 }
 
