@@ -42,6 +42,7 @@ const HIDDEN_WORDS: Record<NonNullable<ScanPage['hidden_content']>[number]['kind
   invisible: 'drawn invisibly over no picture',
   'outside-crop': 'outside the crop box',
   covered: 'under an opaque image or fill',
+  clipped: 'cut away by a clipping path or the edge of its form or annotation',
 };
 
 function findingsOf(result: Omit<ScanResult, 'findings' | 'verdict'>): ScanFinding[] {

@@ -85,6 +85,8 @@ export interface LayerWord {
   vertical?: boolean;
   /** Right-to-left text the source draws left to right (visual order): drawn so in the layer too. */
   drawnLeftToRight?: boolean;
+  /** The baseline runs this far counterclockwise from the x axis (text turned with its page, a rotated OCR layer). */
+  turn?: 90 | 180 | 270;
 }
 
 /** flate: /Indexed (≤ 256 colours) or DeviceRGB samples, lossless. */

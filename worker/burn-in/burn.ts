@@ -213,7 +213,7 @@ async function finishGlyphPage(raster: Raster, request: BurnPageRequest, layer: 
   const words = layer.words.map((word) => {
     const [ax, ay] = raster.toOutput(word.x1, word.y1);
     const [bx, by] = raster.toOutput(word.x2, word.y2);
-    return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by), ...(word.vertical && { vertical: true }), ...(word.drawnLeftToRight && { drawnLeftToRight: true }) };
+    return { text: word.text.replace(/\s+/gu, ''), x1: Math.min(ax, bx), y1: Math.min(ay, by), x2: Math.max(ax, bx), y2: Math.max(ay, by), ...(word.vertical && { vertical: true }), ...(word.drawnLeftToRight && { drawnLeftToRight: true }), ...(word.turn && { turn: word.turn }) };
   });
   return paintedPage(raster, request, { words, withheld: [...new Set(layer.withheld)] }, settings, file, fallback);
 }

@@ -9,7 +9,7 @@ import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export type Matrix = [number, number, number, number, number, number];
 
-export type HiddenBy = 'optional-content' | 'invisible' | 'outside-crop' | 'covered';
+export type HiddenBy = 'optional-content' | 'invisible' | 'outside-crop' | 'covered' | 'clipped';
 
 export interface Glyph {
   /** The glyph's text (its ToUnicode value; a ligature may give several characters); '' when unknown. */
@@ -221,6 +221,10 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       const emQuad: number[] = [];
       if (emCorners) for (let index = 0; index < 8; index += 2) emQuad.push(...apply(base, emCorners[index] ?? 0, emCorners[index + 1] ?? 0));
       const text = op.unicode ?? '';
+      // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
+      const cx = (bounds.x1 + bounds.x2) / 2;
+      const cy = (bounds.y1 + bounds.y2) / 2;
+      const clipped = cx < state.clip.x1 || cx > state.clip.x2 || cy < state.clip.y1 || cy > state.clip.y2;
       glyphs.push({
         text,
         quad: quad as Glyph['quad'],
@@ -228,7 +232,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         em: emCorners ? boundsOf(emQuad) : bounds,
         vertical,
         isSpace: op.isSpace === true || /^\s+$/u.test(text),
-        hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null,
+        hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : clipped ? 'clipped' : null,
         overImage: false,
         annotation,
       });
@@ -269,6 +273,9 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         const transform = Array.from((args[2] as number[] | undefined) ?? IDENTITY);
         const matrix = Array.from((args[3] as number[] | undefined) ?? IDENTITY);
         state.ctm = multiply(matrix, transform);
+        // Viewers draw an appearance inside the annotation's rectangle only.
+        const rect = Array.from((args[1] as number[] | undefined) ?? []);
+        if (rect.length === 4) state.clip = { x1: Math.min(rect[0] ?? 0, rect[2] ?? 0), y1: Math.min(rect[1] ?? 0, rect[3] ?? 0), x2: Math.max(rect[0] ?? 0, rect[2] ?? 0), y2: Math.max(rect[1] ?? 0, rect[3] ?? 0) };
         annotation = true;
         break;
       }

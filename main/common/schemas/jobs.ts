@@ -56,7 +56,7 @@ export interface ScanFinding {
   message: string;
 }
 
-export const HIDDEN_CONTENT_KINDS = ['optional-content', 'invisible', 'outside-crop', 'covered'] as const;
+export const HIDDEN_CONTENT_KINDS = ['optional-content', 'invisible', 'outside-crop', 'covered', 'clipped'] as const;
 export type HiddenContentKind = (typeof HIDDEN_CONTENT_KINDS)[number];
 
 /** One kind of hidden text on a scanned page. */

@@ -13,17 +13,49 @@ function meets(glyph: Rect, drawn: readonly Rect[]): boolean {
   return drawn.some((area) => glyph.x1 < area.x2 && area.x1 < glyph.x2 && glyph.y1 < area.y2 && area.y1 < glyph.y2);
 }
 
-function followsOn(a: Glyph, b: Glyph): boolean {
-  if (a.vertical !== b.vertical) return false;
-  if (a.vertical) {
-    const width = Math.max(a.x2 - a.x1, 1);
-    const gap = a.y1 - b.y2;
-    return Math.abs((a.x1 + a.x2) / 2 - (b.x1 + b.x2) / 2) < width * 0.5 && gap < width * 0.34 && gap > -width;
+type Turn = 0 | 90 | 180 | 270;
+
+/** Which way a glyph's baseline runs in user space, to the nearest quarter turn (counterclockwise). */
+function turnOf(glyph: Glyph): Turn {
+  if (glyph.vertical) return 0;
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = glyph.quad;
+  const quarter = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 2));
+  return ((((quarter % 4) + 4) % 4) * 90) as Turn;
+}
+
+/** A box seen in the frame where text of that turn runs left to right (rotated back by the turn). */
+function unturned(box: Rect, turn: Turn): Rect {
+  switch (turn) {
+    case 90:
+      return { x1: box.y1, y1: -box.x2, x2: box.y2, y2: -box.x1 };
+    case 180:
+      return { x1: -box.x2, y1: -box.y2, x2: -box.x1, y2: -box.y1 };
+    case 270:
+      return { x1: -box.y2, y1: box.x1, x2: -box.y1, y2: box.x2 };
+    default:
+      return box;
   }
-  const height = Math.max(a.y2 - a.y1, 1);
+}
+
+/**
+ * Whether `second` continues the word `first` ends: the same writing and turn, on the same line, closer than a
+ * word space (a tenth of an em, as poppler breaks words: OCR layers often draw no space glyphs).
+ */
+function followsOn(first: Glyph, second: Glyph): boolean {
+  const turn = turnOf(first);
+  if (turn !== turnOf(second) || first.vertical !== second.vertical) return false;
+  if (first.vertical) {
+    const width = Math.max(first.x2 - first.x1, 1);
+    const gap = first.y1 - second.y2;
+    return Math.abs((first.x1 + first.x2) / 2 - (second.x1 + second.x2) / 2) < width * 0.5 && gap < width * 0.34 && gap > -width;
+  }
+  const a = unturned(first.em, turn);
+  const b = unturned(second.em, turn);
+  // The em box spans 1.2 em (−0.25 … 0.95).
+  const em = Math.max((a.y2 - a.y1) / 1.2, 0.1);
   const gap = b.x1 - a.x2;
   const across = Math.abs((a.y1 + a.y2) / 2 - (b.y1 + b.y2) / 2);
-  return across < height * 0.5 && gap < height * 0.34 && gap > -height;
+  return across < em * 0.6 && gap < em * 0.1 && gap > -em;
 }
 
 export interface GlyphLayer {
@@ -47,7 +79,7 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
       // order it as they order the source's own glyphs.
       const first = parts[0];
       const final = parts[parts.length - 1];
-      if (!word.vertical && isRightToLeft(word.text) && first && final && final.x > first.x) word.drawnLeftToRight = true;
+      if (!word.vertical && !word.turn && isRightToLeft(word.text) && first && final && final.x > first.x) word.drawnLeftToRight = true;
       // Canonical composition (a base letter and its combining mark drawn apart become one character, as İ).
       word.text = word.text.normalize('NFC');
       words.push(word);
@@ -88,7 +120,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
       flush();
       // Placed by its em box, as readers place text, so the layer's words stand where the source's words stand.
       parts = [{ text: glyph.text, x: glyph.x1 }];
-      word = { text: glyph.text, x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }) };
+      const turn = turnOf(glyph);
+      word = { text: glyph.text, x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }), ...(turn !== 0 && { turn }) };
     }
     last = glyph;
   }

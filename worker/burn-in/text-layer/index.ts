@@ -89,6 +89,21 @@ export function layerContent(fontName: string, words: readonly LayerWord[], vert
       parts.push(`/Span BMC /${verticalFont} ${number(cell)} Tf 100 Tz 1 0 0 1 ${number((word.x1 + word.x2) / 2)} ${number(word.y2)} Tm <${codes.join('')}> Tj EMC`);
       continue;
     }
+    if (word.turn) {
+      // Turned text: the same word, its baseline along the turn, the descent side where the turn puts it.
+      const across = word.turn === 180 ? word.y2 - word.y1 : word.x2 - word.x1;
+      const along = word.turn === 180 ? word.x2 - word.x1 : word.y2 - word.y1;
+      const size = Math.max(0.5, across / 1.2);
+      const scale = Math.max(1, (100 * along) / ((letters.length * GLYPH_ADVANCE * size) / UNITS_PER_EM));
+      const place =
+        word.turn === 90
+          ? `0 1 -1 0 ${number(word.x2 - BELOW * across)} ${number(word.y1)}`
+          : word.turn === 270
+            ? `0 -1 1 0 ${number(word.x1 + BELOW * across)} ${number(word.y2)}`
+            : `-1 0 0 -1 ${number(word.x2)} ${number(word.y2 - BELOW * across)}`;
+      parts.push(`/Span BMC /${fontName} ${number(size)} Tf ${number(scale)} Tz ${place} Tm <${codes.join('')}> Tj EMC`);
+      continue;
+    }
     const size = Math.max(0.5, (word.y2 - word.y1) / 1.2);
     const natural = (letters.length * GLYPH_ADVANCE * size) / UNITS_PER_EM;
     const scale = Math.max(1, (100 * (word.x2 - word.x1)) / natural);

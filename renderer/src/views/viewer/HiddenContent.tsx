@@ -13,6 +13,7 @@ export const HIDDEN_KIND_WORDS: Record<Kind, string> = {
   invisible: 'Invisible text',
   'outside-crop': 'Outside the visible page',
   covered: 'Covered by an image or shape',
+  clipped: 'Cut away by a clipping edge',
 };
 
 export interface HiddenRegion {
