@@ -143,7 +143,12 @@ function xmlText(text: string): string {
   return xmlDecoded(`${text.replace(/<[^>]*>/gu, ' ')} ${values.join(' ')}`);
 }
 
-type StreamKind = 'content' | 'metadata' | 'binary' | 'cmap' | 'other';
+/**
+ * `font`: a font program (FontFile, FontFile2, FontFile3, or a stream with /Length1 or /Length2): glyph outlines and
+ * the font's own tables (its name, copyright and licence, which hold everyday words like "whether"), never text of
+ * the document; not searched (font names in dictionaries are).
+ */
+type StreamKind = 'content' | 'metadata' | 'binary' | 'font' | 'cmap' | 'other';
 
 /** How each stream is read: content streams by their strings (operators are vocabulary), binary data only for long texts. */
 function streamKinds(context: PDFContext): Map<PDFRef, StreamKind> {
@@ -159,12 +164,13 @@ function streamKinds(context: PDFContext): Map<PDFRef, StreamKind> {
     const subtype = dict.get(PDFName.of('Subtype'));
     if (object instanceof PDFRawStream) {
       if (subtype === PDFName.of('Form')) kinds.set(ref, 'content');
-      else if (subtype === PDFName.of('Image') || dict.has(PDFName.of('Length1')) || dict.has(PDFName.of('Length2'))) kinds.set(ref, 'binary');
+      else if (dict.has(PDFName.of('Length1')) || dict.has(PDFName.of('Length2'))) kinds.set(ref, 'font');
+      else if (subtype === PDFName.of('Image')) kinds.set(ref, 'binary');
       else if (type === PDFName.of('Metadata')) kinds.set(ref, 'metadata');
       else if (type === PDFName.of('XRef') || type === PDFName.of('ObjStm')) kinds.set(ref, 'binary');
     }
     if (type === PDFName.of('Page')) mark(dict.get(PDFName.of('Contents')), 'content');
-    for (const key of ['FontFile', 'FontFile2', 'FontFile3']) mark(dict.get(PDFName.of(key)), 'binary');
+    for (const key of ['FontFile', 'FontFile2', 'FontFile3']) mark(dict.get(PDFName.of(key)), 'font');
     mark(dict.get(PDFName.of('ToUnicode')), 'cmap');
     mark(dict.get(PDFName.of('Encoding')), 'cmap');
     const procs = dict.get(PDFName.of('CharProcs'));
@@ -274,6 +280,7 @@ export function searchObjects(context: PDFContext, withheld: readonly string[], 
       }
       const text = Buffer.from(data).toString('latin1');
       const kind = (ref && kinds.get(ref)) ?? 'other';
+      if (kind === 'font') return;
       if (kind === 'metadata') record('metadata', readings(data).map(xmlText), MIN_METADATA_NEEDLE);
       else if (kind === 'binary') record('stream', readings(data), MIN_BINARY_NEEDLE);
       else if (kind === 'content' || kind === 'cmap') record('stream', streamText(text, true), MIN_STREAM_NEEDLE);
