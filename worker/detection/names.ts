@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, codeShaped, productAround, termContext, termNotName, termRecurrence } from './name-precision.js';
+import { backedBy, codeShaped, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -227,7 +227,7 @@ function invertedNames(text: string, tokens: Token[]): Candidate[] {
  * candidates, of which those the tagger reads as an organisation or place lose points unless a title or
  * cue backs them.
  */
-export function findNames(text: string): Candidate[] {
+export function findNames(text: string, document: DocumentContext | null = null): Candidate[] {
   const tokens = tokenize(text);
   const rules: Candidate[] = [];
   for (const chain of chains(tokens)) {
@@ -277,7 +277,7 @@ export function findNames(text: string): Candidate[] {
     } else found.push(rule);
   }
   // Product, tool and code names, and words the page writes in lower case or as a heading (name-precision.ts).
-  const context = termContext(text);
+  const context = termContext(text, document);
   return found.flatMap((candidate) => {
     const trimmed = beforeCodeWord(text, candidate);
     if (!trimmed) return [];
@@ -304,9 +304,9 @@ function beforeCodeWord(text: string, candidate: Candidate): Candidate | null {
 }
 
 /** The words of names found with good evidence, to look for where they recur alone. */
-export function nameWords(text: string, names: readonly Candidate[]): Set<string> {
+export function nameWords(text: string, names: readonly Candidate[], document: DocumentContext | null = null): Set<string> {
   const words = new Set<string>();
-  const context = termContext(text);
+  const context = termContext(text, document);
   for (const name of names) {
     // Good evidence: a high score, or a passing one that context (title, label, verb) earned.
     if (name.entity !== 'person_name' || name.score < 0.5 || (name.score < 0.7 && name.cues.length === 0)) continue;
@@ -323,11 +323,11 @@ export function nameWords(text: string, names: readonly Candidate[]): Set<string
 }
 
 /** Recurrences of known name words (surname or given name alone, any case form) in a page. */
-export function recurringNames(text: string, words: ReadonlySet<string>): Candidate[] {
+export function recurringNames(text: string, words: ReadonlySet<string>, document: DocumentContext | null = null): Candidate[] {
   if (words.size === 0) return [];
   const found: Candidate[] = [];
   const tokens = tokenize(text);
-  const context = termContext(text);
+  const context = termContext(text, document);
   tokens.forEach((token, index) => {
     if (!isWord(shapeOf(token)) || !words.has(token.core.toLowerCase()) || termRecurrence(token.core, context)) return;
     const end = token.end;
