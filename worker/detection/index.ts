@@ -160,7 +160,7 @@ export function detectPages(pages: readonly PageInput[], plan: DetectionPlan, on
   const words = new Set<string>();
   if (compiled.kinds.includes('person_name')) {
     texts.forEach((page, index) => {
-      for (const word of nameWords(page.text, perPage[index] ?? [], document)) words.add(word);
+      for (const word of nameWords(page.text, perPage[index] ?? [])) words.add(word);
     });
   }
   const findings: DetectionFinding[] = [];

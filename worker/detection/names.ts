@@ -304,9 +304,11 @@ function beforeCodeWord(text: string, candidate: Candidate): Candidate | null {
 }
 
 /** The words of names found with good evidence, to look for where they recur alone. */
-export function nameWords(text: string, names: readonly Candidate[], document: DocumentContext | null = null): Set<string> {
+export function nameWords(text: string, names: readonly Candidate[]): Set<string> {
   const words = new Set<string>();
-  const context = termContext(text, document);
+  // The page's own context: a name backed here recurs even where another page writes its word in lower case
+  // (recurringNames holds back only heading and product uses, with the document's context).
+  const context = termContext(text);
   for (const name of names) {
     // Good evidence: a high score, or a passing one that context (title, label, verb) earned.
     if (name.entity !== 'person_name' || name.score < 0.5 || (name.score < 0.7 && name.cues.length === 0)) continue;
