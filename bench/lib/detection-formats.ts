@@ -102,6 +102,7 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
     let right = 0;
     const bySource = new Map<string, { documents: number; words: number; wrong: number; right: number }>();
     const examples = new Map<string, number>();
+    const persons = new Map<string, number>();
     for (const document of documents) {
       // Each PDF page laid out as a page, and all of a document's pages detected together, as the worker gets them.
       const pages = document.pages.map((text, index) => {
@@ -124,6 +125,7 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
           if (value.length > 0 && known.some((name) => value.includes(name) || name.includes(value))) {
             right += 1;
             part.right += 1;
+            persons.set(`${document.id}\t${text}`, (persons.get(`${document.id}\t${text}`) ?? 0) + 1);
           } else {
             wrong += 1;
             part.wrong += 1;
@@ -138,6 +140,8 @@ export function formatSections(plan: DetectionPlan, log: (message: string) => vo
     data[`technical-${split}`] = { documents: documents.length, words, wrong, right, rate, bySource: Object.fromEntries(bySource) };
     if (split === 'test') checks.push({ name: `technical prose person_name false positives per 10k words <= ${TECHNICAL_TARGET}`, pass: rate <= TECHNICAL_TARGET, detail: `${fmt(rate, 2)} (${wrong} not persons, ${right} persons, ${fmtInt(words)} words)` });
     if (process.env.BENCH_DETECTION_MISSES === `technical-${split}`) for (const [example, count] of examples) notes.push(`  ${count}x ${example}`);
+    // technical-<split>-persons: the suggestions that match a labelled person (to see which a rule lost).
+    if (process.env.BENCH_DETECTION_MISSES === `technical-${split}-persons`) for (const [example, count] of persons) notes.push(`  ${count}x person ${example}`);
   }
   notes.push(`Generated from libaddressinput formats: ${PER_COUNTRY} addresses per country (${addresses.length}), ${PER_SHAPE} phones per shape, seed ${SEED} (held out; BENCH_FORMATS_SEED for a working set). Technical prose: person findings that are not a labelled person (bench/labels/technical-persons.tsv) per 10,000 words.`);
   return { rows, checks, notes, data };

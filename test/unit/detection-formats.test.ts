@@ -190,6 +190,23 @@ describe('person names in technical prose', () => {
     expect(names(manual('Kjetil Homme wrote the first version of pgrep.'))).toEqual(['Kjetil Homme']);
   });
 
+  it('suggests no word of a bare line of capitalised words (a word list, a title in title case)', () => {
+    expect(names('Zwölftonmusik Elftonner Golftour Kaufleute Schifffahrt')).toEqual([]);
+    expect(names('Using Tarven Mossly With Harrow Quill\nThe tool reads it.')).toEqual([]);
+  });
+
+  it('still finds people listed on a line of capitalised words, by commas, "and", "&", a known name or a cue', () => {
+    expect(names('Manuel Pégourié-Gonnard & Élie Roux')).toEqual(['Manuel Pégourié-Gonnard', 'Élie Roux']);
+    expect(names('Heiko Oberdiek and Élie Roux wrote it.')).toEqual(['Heiko Oberdiek', 'Élie Roux']);
+    expect(names('Notes From The Meeting With Maria Lopez')).toEqual(['Maria Lopez']);
+    expect(names('Common Specials (1)\nWitness Dorota Zawadzka (45) was present.')).toEqual(['Dorota Zawadzka']);
+  });
+
+  it('reads a number in brackets after a heading for no age', () => {
+    expect(names('Common Specials (1)\nThe driver reads them.')).toEqual([]);
+    expect(names('Bodnar Kesz (3/4/1980) was interviewed.')).toEqual(['Bodnar Kesz']);
+  });
+
   // The worker gets all of a document's pages: how another page writes a word counts on this one.
   const documentNames = (pages: string[][]) =>
     detectPages(

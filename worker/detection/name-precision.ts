@@ -177,6 +177,34 @@ export function backedBy(cues: readonly string[]): boolean {
 }
 
 /**
+ * Whether a candidate sits on a line of capitalised words with nothing written in lower case between them: a
+ * word list (German nouns, index entries, keywords), a title in title case, a table's header. Prose puts a
+ * person's name among lower-case words; a list of people gives each person two or three words between commas,
+ * "and" or "&" ("Frank Mittelbach, David Carlisle", "Manuel Pégourié-Gonnard & Élie Roux") and is not such a
+ * line. Needs four words or more on the line, four in five of them capitalised, and one item (no commas,
+ * ampersands, "and", tabs or wide gaps).
+ */
+export function capitalisedLine(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const next = text.indexOf('\n', end);
+  const line = text.slice(lineStart, next < 0 ? text.length : next);
+  const words = (line.match(/[^\s,;|]+/g) ?? []).filter((word) => /\p{L}/u.test(word));
+  if (words.length < 4) return false;
+  const capitals = words.filter((word) => /^[^\p{L}]*\p{Lu}/u.test(word)).length;
+  if (capitals < words.length * 0.8) return false;
+  const items = line.split(/[,;|\t&]|\s{2,}|\s(?:and|und|et|y|e|i|og|och|en)\s/u).filter((item) => /\p{L}/u.test(item));
+  // Comma-separated single words may be a list of surnames ("Okonkwo, Zawadzka, Tiwari"): only a bare run counts.
+  return items.length === 1;
+}
+
+/** Whether a candidate of unknown words with no cue is one of a line of capitalised words (`capitalisedLine`). */
+export function listedWords(text: string, start: number, end: number, evidence: boolean): boolean {
+  if (evidence) return false;
+  const words = text.slice(start, end).split(/\s+/).map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase()).filter(Boolean);
+  return words.length > 0 && !words.some(known) && capitalisedLine(text, start, end);
+}
+
+/**
  * Whether the text around a person candidate says it is a product: a version number or file extension
  * right after it; or, in technical text, a single unknown word with no cue that is not cited as an author.
  */
