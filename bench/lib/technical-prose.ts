@@ -25,15 +25,17 @@ export interface TechnicalDocument {
   split: 'dev' | 'test';
   /** Where it comes from: TeX Live manuals and realworld papers, or manual pages made into PDFs here. */
   source: 'tex-papers' | 'man-pages';
-  text: string;
+  /** The text of each page, as pdftotext reads it (the detector gets a document's pages together, as the worker does). */
+  pages: string[];
 }
 
-function pdfText(file: string): string | null {
+function pdfPages(file: string): string[] | null {
   try {
     const info = execFileSync('pdfinfo', [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
     if (pages === 0 || pages > MAX_PAGES) return null;
-    return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }).replace(/\f/g, '\n');
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
+    return text.split('\f').filter((page) => /\S/.test(page));
   } catch {
     return null;
   }
@@ -80,8 +82,9 @@ export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
   const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : []), ...manPages(bucket)];
   const out: TechnicalDocument[] = [];
   for (const file of files) {
-    const text = pdfText(file);
-    if (text && (text.match(/\S+/g)?.length ?? 0) >= 200) out.push({ id: path.basename(file), split, source: file.startsWith(path.join(os.tmpdir(), 'obscura-bench-man-pdf')) ? 'man-pages' : 'tex-papers', text });
+    const pages = pdfPages(file);
+    const words = pages?.reduce((sum, page) => sum + (page.match(/\S+/g)?.length ?? 0), 0) ?? 0;
+    if (pages && words >= 200) out.push({ id: path.basename(file), split, source: file.startsWith(path.join(os.tmpdir(), 'obscura-bench-man-pdf')) ? 'man-pages' : 'tex-papers', pages });
   }
   return out;
 }

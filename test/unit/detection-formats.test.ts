@@ -190,6 +190,44 @@ describe('person names in technical prose', () => {
     expect(names(manual('Kjetil Homme wrote the first version of pgrep.'))).toEqual(['Kjetil Homme']);
   });
 
+  it('suggests no word of a bare line of capitalised words (a word list, a title in title case)', () => {
+    expect(names('Zwölftonmusik Elftonner Golftour Kaufleute Schifffahrt')).toEqual([]);
+    expect(names('Using Tarven Mossly With Harrow Quill\nThe tool reads it.')).toEqual([]);
+  });
+
+  it('still finds people listed on a line of capitalised words, by commas, "and", "&", a known name or a cue', () => {
+    expect(names('Manuel Pégourié-Gonnard & Élie Roux')).toEqual(['Manuel Pégourié-Gonnard', 'Élie Roux']);
+    expect(names('Heiko Oberdiek and Élie Roux wrote it.')).toEqual(['Heiko Oberdiek', 'Élie Roux']);
+    expect(names('Notes From The Meeting With Maria Lopez')).toEqual(['Maria Lopez']);
+    expect(names('Common Specials (1)\nWitness Dorota Zawadzka (45) was present.')).toEqual(['Dorota Zawadzka']);
+  });
+
+  it('reads a number in brackets after a heading for no age', () => {
+    expect(names('Common Specials (1)\nThe driver reads them.')).toEqual([]);
+    expect(names('Bodnar Kesz (3/4/1980) was interviewed.')).toEqual(['Bodnar Kesz']);
+  });
+
+  // The worker gets all of a document's pages: how another page writes a word counts on this one.
+  const documentNames = (pages: string[][]) =>
+    detectPages(
+      pages.map((lines, index) => ({ page_number: index + 1, unit: 'pdf_points' as const, rotation: 0, ...layoutPage(lines) })),
+      plan(['person_name']),
+    ).map((finding) => `${finding.page}: ${finding.boxes.length}`);
+
+  it('reads a word as a term when another page of the document writes it in lower case, as a heading or among code', () => {
+    const code = ['Run tool --verbose -o out.txt config.yaml, then parse_args() and main.py again.', 'Pass --dry-run to main.py first.'];
+    // Page 1 has no code and writes its words only in capitals: alone, it would keep both.
+    expect(documentNames([['Treats the file as text. Eiffel is supported too.'], code])).toEqual([]);
+    expect(documentNames([['Harrow Quill reads them twice.'], ['The harrow and the quill are read too.']])).toEqual([]);
+    expect(documentNames([['Harrow Quill reads them twice.'], ['Nothing else is read.']])).toEqual(['1: 1']);
+  });
+
+  it('still finds a person on a prose page of a document full of code', () => {
+    const code = ['Run tool --verbose -o out.txt config.yaml, then parse_args() and main.py again.', 'Pass --dry-run to main.py first.'];
+    expect(documentNames([['The crash was reported by Maria Lopez on Monday.'], code])).toEqual(['1: 1']);
+    expect(documentNames([['Thanks for the patch.', 'Signed, John Carter'], code])).toEqual(['1: 1']);
+  });
+
   it('still finds people in the same text, also with surname prefixes and hyphens', () => {
     const text = 'SpiderMonkey was written by Brendan Eich and tuned by Ellen McCloskey; Jean-Pierre Dupont reviewed it.';
     expect(names(text)).toEqual(['Brendan Eich', 'Ellen McCloskey', 'Jean-Pierre Dupont']);

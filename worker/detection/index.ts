@@ -6,6 +6,7 @@ import { boxesForRange, timeSpanForRange } from './boxes.js';
 import { PRIORITY, type Candidate } from './candidate.js';
 import { compilePatterns, compileTerms, findPatterns, findTerms, type CompiledPattern } from './custom.js';
 import { findNames, nameWords, recurringNames } from './names.js';
+import { documentContext, type DocumentContext } from './name-precision.js';
 import {
   findCards,
   findDatesOfBirth,
@@ -23,7 +24,7 @@ import { mapBack, unwrap } from './unwrap.js';
 
 export type { PageInput } from './text.js';
 
-const DETECTORS: Readonly<Record<BuiltinEntityKind, (text: string) => Candidate[]>> = {
+const DETECTORS: Readonly<Record<BuiltinEntityKind, (text: string, document: DocumentContext | null) => Candidate[]>> = {
   ssn: findSsns,
   email: findEmails,
   phone: findPhones,
@@ -59,9 +60,9 @@ export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
   return kept.sort((a, b) => a.start - b.start);
 }
 
-function candidatesIn(text: string, compiled: Compiled): Candidate[] {
+function candidatesIn(text: string, compiled: Compiled, document: DocumentContext | null = null): Candidate[] {
   let found: Candidate[] = [];
-  for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text));
+  for (const kind of compiled.kinds) found.push(...DETECTORS[kind](text, document));
   found.push(...findTerms(text, compiled.terms), ...findPatterns(text, compiled.patterns));
   // Values broken across lines: the detectors again over the text with its line breaks joined; only the
   // matches that cross a break are new. The name tagger reads across plain breaks by itself.
@@ -69,7 +70,7 @@ function candidatesIn(text: string, compiled: Compiled): Candidate[] {
     const joined = unwrap(text);
     const again: Candidate[] = [];
     // Names only where a word was hyphenated at a line end ("Ivano-\nvich"): the tagger is the costly part.
-    for (const kind of compiled.kinds) if (kind !== 'person_name' || joined.hyphenBreaks.size > 0) again.push(...DETECTORS[kind](joined.text));
+    for (const kind of compiled.kinds) if (kind !== 'person_name' || joined.hyphenBreaks.size > 0) again.push(...DETECTORS[kind](joined.text, document));
     again.push(...findPatterns(joined.text, compiled.patterns));
     for (const candidate of again) {
       const wrapped = mapBack(joined, candidate);
@@ -147,8 +148,11 @@ export function detectPages(pages: readonly PageInput[], plan: DetectionPlan, on
   const transcript = pages.length > 0 && pages.every((page) => page.unit === 'seconds');
   const joined = transcript ? joinTranscript(pages) : null;
   const texts: PageText[] = joined ? [buildPageText(joined.input)] : pages.map(buildPageText);
+  // The worker gets a document's pages together: how the whole document writes a word (in lower case, as a
+  // heading, alone again and again, among code) tells a term from a name on any of its pages.
+  const document = compiled.kinds.includes('person_name') && texts.length > 1 ? documentContext(texts.map((page) => page.text)) : null;
   const perPage = texts.map((page, index) => {
-    const resolved = resolveOverlaps(candidatesIn(page.text, compiled));
+    const resolved = resolveOverlaps(candidatesIn(page.text, compiled, document));
     onPage(index + 1, texts.length * 2);
     return resolved;
   });
@@ -162,7 +166,7 @@ export function detectPages(pages: readonly PageInput[], plan: DetectionPlan, on
   const findings: DetectionFinding[] = [];
   texts.forEach((page, index) => {
     const first = perPage[index] ?? [];
-    const recurring = recurringNames(page.text, words).filter((candidate) => candidate.score >= compiled.minScore);
+    const recurring = recurringNames(page.text, words, document).filter((candidate) => candidate.score >= compiled.minScore);
     const final = recurring.length > 0 ? resolveOverlaps([...first, ...recurring]) : first;
     for (const candidate of final) {
       const finding: DetectionFinding = { entity: candidate.entity, page: page.page, score: candidate.score, cues: candidate.cues, boxes: [] };

@@ -63,24 +63,60 @@ const CITATION_AFTER = /^(?:['’]s)?[ \t]*(?:et[ \t]+al\b|\(\d{4}[a-z]?\)|\[\d+
 /** Courtesy titles and abbreviated ranks: they back a name in any text. Spelled-out ranks and offices (General, Major, Chief, Agent) are also adjectives and nouns. */
 const COURTESY_TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'professor', 'sir', 'madam', 'dame', 'rev', 'reverend', 'fr', 'hon', 'det', 'sgt', 'lt', 'capt', 'cpt', 'maj', 'col', 'gen', 'cpl', 'pvt', 'ofc', 'insp', 'atty', 'tpr', 'inv', 'sen', 'rep', 'gov', 'judge', 'senator', 'detective', 'sergeant', 'lieutenant', 'colonel', 'corporal']);
 
+type WordSet = Pick<ReadonlySet<string>, 'has'>;
+
 export interface TermContext {
   /** Words the text writes in lower case (code, common nouns: "lua", "python", "specials"). */
-  lower: Set<string>;
+  lower: WordSet;
   /** Words of heading lines: a numbered heading ("3.2 Keys") or a line of one capitalised word ("Specials"). */
-  headings: Set<string>;
+  headings: WordSet;
   /** Capitalised words written three times or more and never beside another capitalised word: a product or project ("Unicode", "Ghostscript"). */
-  standalone: Set<string>;
+  standalone: WordSet;
   /** The text reads as technical: code-shaped tokens make 1% of it (at least three). */
   technical: boolean;
   /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
   codeDense: boolean;
 }
 
+/** The context of a whole document (all its pages' text), built once per detection run. */
+export type DocumentContext = TermContext;
+
 const cache = new Map<string, TermContext>();
 
-export function termContext(text: string): TermContext {
+const either = (a: WordSet, b: WordSet): WordSet => ({ has: (word: string) => a.has(word) || b.has(word) });
+
+/**
+ * How a page, and the document it belongs to when the detector has all its pages, writes its words: a word
+ * the document writes in lower case, as a heading or alone again and again on another page is as much a
+ * term as on this one; the page is technical when it or its document is.
+ */
+export function termContext(text: string, document: DocumentContext | null = null): TermContext {
+  const page = pageContext(text);
+  if (!document) return page;
+  return {
+    lower: either(page.lower, document.lower),
+    headings: either(page.headings, document.headings),
+    standalone: either(page.standalone, document.standalone),
+    technical: page.technical || document.technical,
+    codeDense: page.codeDense || document.codeDense,
+  };
+}
+
+/** The context of a document from its pages' text. */
+export function documentContext(pages: readonly string[]): DocumentContext {
+  return buildContext(pages.join('\n'));
+}
+
+function pageContext(text: string): TermContext {
   const cached = cache.get(text);
   if (cached) return cached;
+  const context = buildContext(text);
+  if (cache.size > 8) cache.clear();
+  cache.set(text, context);
+  return context;
+}
+
+function buildContext(text: string): TermContext {
   const lower = new Set<string>();
   for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Ll}[\p{Ll}'’]*(?![\p{L}\p{N}_-])/gu)) lower.add(match[0]);
   const headings = new Set<string>();
@@ -118,10 +154,7 @@ export function termContext(text: string): TermContext {
   const technical = code >= Math.max(3, tokens.length * 0.01);
   const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
-  if (cache.size > 8) cache.clear();
-  const context = { lower, headings, standalone, technical, codeDense };
-  cache.set(text, context);
-  return context;
+  return { lower, headings, standalone, technical, codeDense };
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
@@ -141,6 +174,34 @@ export function termRecurrence(word: string, context: TermContext): boolean {
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */
 export function backedBy(cues: readonly string[]): boolean {
   return cues.some((cue) => !TITLES.has(cue) || COURTESY_TITLES.has(cue));
+}
+
+/**
+ * Whether a candidate sits on a line of capitalised words with nothing written in lower case between them: a
+ * word list (German nouns, index entries, keywords), a title in title case, a table's header. Prose puts a
+ * person's name among lower-case words; a list of people gives each person two or three words between commas,
+ * "and" or "&" ("Frank Mittelbach, David Carlisle", "Manuel Pégourié-Gonnard & Élie Roux") and is not such a
+ * line. Needs four words or more on the line, four in five of them capitalised, and one item (no commas,
+ * ampersands, "and", tabs or wide gaps).
+ */
+export function capitalisedLine(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const next = text.indexOf('\n', end);
+  const line = text.slice(lineStart, next < 0 ? text.length : next);
+  const words = (line.match(/[^\s,;|]+/g) ?? []).filter((word) => /\p{L}/u.test(word));
+  if (words.length < 4) return false;
+  const capitals = words.filter((word) => /^[^\p{L}]*\p{Lu}/u.test(word)).length;
+  if (capitals < words.length * 0.8) return false;
+  const items = line.split(/[,;|\t&]|\s{2,}|\s(?:and|und|et|y|e|i|og|och|en)\s/u).filter((item) => /\p{L}/u.test(item));
+  // Comma-separated single words may be a list of surnames ("Okonkwo, Zawadzka, Tiwari"): only a bare run counts.
+  return items.length === 1;
+}
+
+/** Whether a candidate of unknown words with no cue is one of a line of capitalised words (`capitalisedLine`). */
+export function listedWords(text: string, start: number, end: number, evidence: boolean): boolean {
+  if (evidence) return false;
+  const words = text.slice(start, end).split(/\s+/).map((word) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase()).filter(Boolean);
+  return words.length > 0 && !words.some(known) && capitalisedLine(text, start, end);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, codeShaped, productAround, termContext, termNotName, termRecurrence } from './name-precision.js';
+import { backedBy, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -63,14 +63,15 @@ const isWord = (shape: Shape) => shape === 'cap' || shape === 'upper';
 /** A capitalised word that cannot be part of a name (unless it is also a known given name or surname). */
 const blocked = (lower: string) => (NOT_NAME_WORDS.has(lower) || TITLES.has(lower) || ROLE_WORDS.has(lower)) && !FIRST_NAMES.has(lower) && !SURNAMES.has(lower);
 
-// Evidence in the words around a name. A form label ends with a colon; a role or verb sits right next to it.
+// Evidence in the words around a name. A form label ends with a colon; a role or verb sits right next to it;
+// an age or a date of birth in brackets follows it ("(45)", "(3/4/1980)"), not a part number ("Specials (1)").
 const COLON_LABEL =
   /\b(?:(?:full |last |first |employee |legal )?name|employee|witness|complainant|requester|requestor|applicant|plaintiff|defendant|victim|suspect|subject|patient|inmate|client|tenant|owner|driver|passenger|spouse|parent|guardian|(?:emergency )?contact|from|to|cc|bcc|attn|attention|by|signed|signature|prepared by|approved by|reviewed by|submitted by|investigator|author|recipient|sender|interviewee|reporting party)\s*[:#]\s*$/i;
 const ROLE_BEFORE =
   /\b(?:dear|hi|hello|witness|complainant|requester|requestor|applicant|plaintiff|defendant|victim|suspect|patient|inmate|tenant|spouse|wife|husband|son|daughter|mother|father|brother|sister|neighbou?r|roommate|spoke with|met with|talked (?:to|with)|called|emailed|interviewed|according to|prepared by|approved by|reviewed by|submitted by|signed by|written by|accompanied by|assisted by|represented by|joined by|contacted|present (?:was|were))\s*,?\s*$/i;
 const SIGN_OFF = /(?:^|\n)[ \t]*(?:sincerely|respectfully(?: submitted)?|regards|best regards|kind regards|best|thanks|thank you|cordially|(?:very )?truly yours|yours truly)[ \t]*,?[ \t]*\n[ \t]*$/i;
 const AFTER_CUE =
-  /^\s*(?:,\s*(?:who|age|aged|dob|a|an|the|his|her)\b|\((?:dob|age|\d)|(?:said|says|stated|states|told|reported|wrote|testified|explained|called|emailed|asked|advised|confirmed|denied|admitted|signed|indicated|noted|added|agreed|refused|complained|requested|recalled|described|claimed|alleged|provided|declined|responded|arrived|was interviewed|was present|was arrested|was born|is employed)\b)/i;
+  /^\s*(?:,\s*(?:who|age|aged|dob|a|an|the|his|her)\b|\((?:dob|age|\d{2,3}[),]|\d{1,4}[/.-]\d)|(?:said|says|stated|states|told|reported|wrote|testified|explained|called|emailed|asked|advised|confirmed|denied|admitted|signed|indicated|noted|added|agreed|refused|complained|requested|recalled|described|claimed|alleged|provided|declined|responded|arrived|was interviewed|was present|was arrested|was born|is employed)\b)/i;
 const ROLE_AFTER = /^\s*,\s*(?:plaintiffs?|defendants?|petitioners?|respondents?|appellants?|appellees?|claimants?|movants?|declarant|affiant|witness|deceased)\b/i;
 /** A place or an organisation follows these ("at Lincoln Park", "the Washington Post"). */
 const PLACE_BEFORE = /\b(?:at|in|near|into|across|toward|towards|on|via|outside|inside|visited)\s+$/i;
@@ -227,7 +228,7 @@ function invertedNames(text: string, tokens: Token[]): Candidate[] {
  * candidates, of which those the tagger reads as an organisation or place lose points unless a title or
  * cue backs them.
  */
-export function findNames(text: string): Candidate[] {
+export function findNames(text: string, document: DocumentContext | null = null): Candidate[] {
   const tokens = tokenize(text);
   const rules: Candidate[] = [];
   for (const chain of chains(tokens)) {
@@ -277,12 +278,12 @@ export function findNames(text: string): Candidate[] {
     } else found.push(rule);
   }
   // Product, tool and code names, and words the page writes in lower case or as a heading (name-precision.ts).
-  const context = termContext(text);
+  const context = termContext(text, document);
   return found.flatMap((candidate) => {
     const trimmed = beforeCodeWord(text, candidate);
     if (!trimmed) return [];
     const evidence = backedBy(trimmed.cues);
-    return !termNotName(text.slice(trimmed.start, trimmed.end), context, evidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) ? [trimmed] : [];
+    return !termNotName(text.slice(trimmed.start, trimmed.end), context, evidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
 
@@ -306,6 +307,8 @@ function beforeCodeWord(text: string, candidate: Candidate): Candidate | null {
 /** The words of names found with good evidence, to look for where they recur alone. */
 export function nameWords(text: string, names: readonly Candidate[]): Set<string> {
   const words = new Set<string>();
+  // The page's own context: a name backed here recurs even where another page writes its word in lower case
+  // (recurringNames holds back only heading and product uses, with the document's context).
   const context = termContext(text);
   for (const name of names) {
     // Good evidence: a high score, or a passing one that context (title, label, verb) earned.
@@ -323,11 +326,11 @@ export function nameWords(text: string, names: readonly Candidate[]): Set<string
 }
 
 /** Recurrences of known name words (surname or given name alone, any case form) in a page. */
-export function recurringNames(text: string, words: ReadonlySet<string>): Candidate[] {
+export function recurringNames(text: string, words: ReadonlySet<string>, document: DocumentContext | null = null): Candidate[] {
   if (words.size === 0) return [];
   const found: Candidate[] = [];
   const tokens = tokenize(text);
-  const context = termContext(text);
+  const context = termContext(text, document);
   tokens.forEach((token, index) => {
     if (!isWord(shapeOf(token)) || !words.has(token.core.toLowerCase()) || termRecurrence(token.core, context)) return;
     const end = token.end;
