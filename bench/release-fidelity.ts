@@ -506,7 +506,7 @@ async function measure(input: Input, result: FileResult, exportOne: ExportOne, o
     const asked = onPage.map(({ word }) => pad(word, PADDING));
     // A word that is itself a withheld text (an /ActualText span standing for a boxed name) is governed by its
     // allowance under "leaked", not missed when it goes.
-    const outside = words.filter((word) => word.page === page && shownAs.get(word) !== 'hidden' && !drawn.some((area) => overlaps(area, word, 0.5)) && !withheldWords.has(fold(word.text)));
+    const outside = words.filter((word) => word.page === page && shownAs.get(word) !== 'hidden' && !drawn.some((area) => overlaps(area, word, 0.5)) && !withheldWords.has(fold(word.text).replace(/[\p{P}\p{S}]+$/u, '')));
     const out = outputWords.filter((word) => word.page === page);
     const maskOf = (areas: readonly Rect[]) => areas.map((area) => ({ x1: area.x1 * scale - 2, y1: area.y1 * scale - 2, x2: area.x2 * scale + 2, y2: area.y2 * scale + 2 }));
     const isRendered = exported.rendered.some((entry) => entry.page === page);
