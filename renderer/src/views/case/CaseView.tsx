@@ -92,13 +92,14 @@ export function CaseView({ caseId }: { caseId: string }) {
   }
   const current: Case = record.data;
   const selectedDocument = documents.data?.find((item) => item.id === selected) ?? null;
+  const names = new Map((documents.data ?? []).map((item) => [item.id, item.fileName]));
 
   return (
     <section className="page case-page" aria-labelledby="case-title">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
         <a href="#/cases">Case queue</a> <span aria-hidden="true">›</span> <span>Case {current.id}</span>
       </nav>
-      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} names={new Map((documents.data ?? []).map((item) => [item.id, item.fileName]))} />
+      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} names={names} />
       <div className="case-columns">
         <div className="case-main">
           {may('upload') && <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />}
@@ -107,7 +108,7 @@ export function CaseView({ caseId }: { caseId: string }) {
           <PasswordNotice documents={documents.data ?? []} onUnlocked={onUnlocked} />
           <ProcessAll canProcess={may('process')} documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
           <DocumentsTable canProcess={may('process')} documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
-          <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
+          <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} names={names} />
           <SuggestionsQueue caseId={caseId} refreshKey={queueKey} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
