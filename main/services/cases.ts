@@ -8,6 +8,7 @@ import type { Case, CaseAction, CaseListQuery, CaseStatus, CreateCaseBody, Updat
 import type { RequestClock, RequesterContact } from '../common/schemas/request-clock.js';
 import { clocksOf, nextDay, refreshDueDate, rowClock, todayOf } from './request-clock/index.js';
 import { recordChange } from './change-log.js';
+import { assertCallerMayApprove } from './releases/separation.js';
 import { isoNow, type ServiceContext } from './context.js';
 
 /** Which action moves a case from which statuses to which status. The single source of the workflow. */
@@ -155,6 +156,8 @@ export async function updateCaseFields(db: Executor, ctx: ServiceContext, caseId
   if (statusChanges && body.status && !transitionFor(current, body.status)) {
     throw invalidTransition(current, `move to ${body.status}`);
   }
+  // A PATCH to `approved` is the `approve` transition: separation of duties applies to it as well.
+  if (statusChanges && body.status === 'approved') await assertCallerMayApprove(db, ctx, caseId);
   const now = isoNow(ctx);
   await updateCase(db, ctx.actor.organizationId, caseId, {
     ...(body.name !== undefined && { name: body.name }),
@@ -224,6 +227,9 @@ export async function applyCaseAction(db: Executor, ctx: ServiceContext, caseId:
   const current = row.status as CaseStatus;
   const transition = CASE_TRANSITIONS[action];
   if (!transition.from.includes(current)) throw invalidTransition(current, action);
+  // Whoever shaped the release may not approve it (releases/separation.ts), unless the organization turned the
+  // separation_of_duties safeguard off; the permissions endpoint refuses the same callers in the same words.
+  if (action === 'approve') await assertCallerMayApprove(db, ctx, caseId);
   await updateCase(db, ctx.actor.organizationId, caseId, { status: transition.to, updated_at: isoNow(ctx) });
   const updated = await caseWithClock(db, ctx, await requireCase(db, ctx, caseId));
   await recordStatusChange(db, ctx, updated, current, action, note);

@@ -77,6 +77,24 @@ export async function approveCase(instance: TestInstance, caseId: string, key?: 
   for (const action of ['start', 'submit', 'approve']) await caseAction(instance, caseId, action, key);
 }
 
+/**
+ * start, submit and approve the case as `key` while the organization has separation of duties turned off (the
+ * workflow refuses the approval otherwise), then turn it back on: an approval given under an earlier policy,
+ * which the release safeguard still catches. The settings are changed by the organization's admin key.
+ */
+export async function approveWithSeparationOff(instance: TestInstance, caseId: string, key?: string): Promise<void> {
+  const setSeparation = async (on: boolean) => {
+    const response = await instance.request({ method: 'PATCH', url: '/api/v1/release-settings', body: { safeguards: { separation_of_duties: on } } });
+    if (response.statusCode !== 200) throw new Error(`release settings: ${response.statusCode} ${response.body}`);
+  };
+  await setSeparation(false);
+  try {
+    await approveCase(instance, caseId, key);
+  } finally {
+    await setSeparation(true);
+  }
+}
+
 export async function withhold(instance: TestInstance, caseId: string, body: Record<string, unknown>, key?: string): Promise<Withholding> {
   return dataOf(await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/withholdings`, body, ...(key && { key }) }), Withholding, 201);
 }

@@ -90,7 +90,7 @@ describe('case permissions', () => {
     expect(check.checks.find((entry) => entry.check === 'separation_of_duties')?.passed).toBe(true);
   });
 
-  it('a first approval the window refuses is the one the release safeguard blocks, for the same reason', async () => {
+  it('a first approval the window refuses, the workflow refuses in the same words (action and PATCH); the release safeguard catches one given while the safeguard was off', async () => {
     const own = await createCase(instance, 'Own work', drawer);
     const [document] = await uploadDocuments(instance, own, [{ name: 'own.pdf', bytes: minimalPdf() }], drawer);
     await createBox(instance, document?.id ?? '', undefined, drawer);
@@ -98,8 +98,23 @@ describe('case permissions', () => {
     await caseAction(instance, own, 'submit', drawer);
     const refused = (await dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}/permissions`, key: drawer }), CasePermissions)).actions.approve;
     expect(refused).toEqual({ allowed: false, reason: 'you drew or accepted redactions in this case and wrote 1 layer version(s) to it; another person must approve it' });
-    // The workflow itself does not stop them; the release does, saying the same of "the approver".
+    // The server refuses the approval itself, through the action and through PATCH, with the window's reason.
+    const byAction = errorOf(await instance.request({ method: 'POST', url: `/api/v1/cases/${own}/actions`, body: { action: 'approve', note: 'My own work' }, key: drawer }), 409, 'conflict');
+    expect(byAction.message).toBe(`${refused.reason} (separation_of_duties)`);
+    expect(byAction.details).toEqual({ check: 'separation_of_duties', writes: [{ actor: expect.stringMatching(/^api_key:/), what: 'layer_version', count: 1 }], document_ids: [document?.id] });
+    const byPatch = errorOf(await instance.request({ method: 'PATCH', url: `/api/v1/cases/${own}`, body: { status: 'approved' }, key: drawer }), 409, 'conflict');
+    expect(byPatch.message).toBe(byAction.message);
+    const status = async () => dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}` }), z.object({ status: z.string() })).status;
+    expect(await status()).toBe('in_review');
+    expect((await auditOf(instance, 'case', own)).filter((row) => row.action === 'case.status_change').map((row) => JSON.parse(row.details ?? '{}').to)).toEqual(['in_progress', 'in_review']);
+    // With the organization's safeguard off, the same approval goes through; turned on again, the release
+    // safeguard blocks it, saying the same of "the approver".
+    const setSeparation = async (on: boolean) => expect((await instance.request({ method: 'PATCH', url: '/api/v1/release-settings', body: { safeguards: { separation_of_duties: on } } })).statusCode).toBe(200);
+    await setSeparation(false);
+    expect((await dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}/permissions`, key: drawer }), CasePermissions)).actions.approve).toEqual({ allowed: true, reason: null });
     await caseAction(instance, own, 'approve', drawer);
+    await setSeparation(true);
+    expect(await status()).toBe('approved');
     const check = dataOf(await instance.request({ method: 'GET', url: `/api/v1/cases/${own}/release-check` }), z.object({ blocks: z.array(z.object({ check: z.string(), message: z.string() })) }));
     expect(check.blocks.find((entry) => entry.check === 'separation_of_duties')?.message).toBe(refused.reason?.replace(/^you /, 'the approver '));
   });

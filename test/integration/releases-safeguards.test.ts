@@ -6,7 +6,7 @@ import { ALL_SCOPES } from '../../main/common/scopes.js';
 import { startExportHarness, exportFile, waitForExport, type Harness } from '../helpers/export-fixtures.js';
 import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
 import { auditOf, dataOf, detailFields, errorOf, orgId } from '../helpers/integration-support.js';
-import { approveCase, drawerKey, exportOf, postExport, releaseCheck, unzipAll, withhold } from '../helpers/release-support.js';
+import { approveCase, approveWithSeparationOff, drawerKey, exportOf, postExport, releaseCheck, unzipAll, withhold } from '../helpers/release-support.js';
 import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
 
 // Safeguards before a release leaves: each a 409 listing what blocks, on by default, overridden only with the
@@ -88,7 +88,9 @@ describe('release safeguards', () => {
     const own = await createCase(h.instance, 'Own work');
     const [document] = await uploadDocuments(h.instance, own, [{ name: 'b.pdf', bytes: minimalPdf('Own text') }]);
     await createBoxes(h.instance, document?.id ?? '', [rect()]);
-    await approveCase(h.instance, own);
+    // The workflow refuses this approval (case-permissions.test.ts); one given while the safeguard was off is
+    // what the release catches.
+    await approveWithSeparationOff(h.instance, own);
     const error = errorOf(await postExport(h.instance, { case_id: own, format: 'zip' }), 409, 'conflict');
     expect(blocksOf(error.details)).toEqual([expect.objectContaining({ check: 'separation_of_duties', document_ids: [document?.id] })]);
   });

@@ -6,7 +6,7 @@ import { layoutPage, boxOf, storePages } from '../helpers/analysis-support.js';
 import { startExportHarness, waitForExport, type Harness } from '../helpers/export-fixtures.js';
 import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
 import { errorOf, orgId } from '../helpers/integration-support.js';
-import { approveCase, drawerKey, exportOf, postExport, releaseCheck, withhold } from '../helpers/release-support.js';
+import { approveCase, approveWithSeparationOff, caseAction, drawerKey, exportOf, postExport, releaseCheck, withhold } from '../helpers/release-support.js';
 import { createBoxes, keyWithScopes, rect } from '../helpers/v1-redactions-support.js';
 
 // Findings (issue 26, 1, 2 and parts of 7): separation of duties counted only boxes the approver drew or
@@ -30,6 +30,10 @@ describe('security: release controls', () => {
   afterAll(async () => {
     await h.close();
   });
+
+  async function setSeparation(on: boolean) {
+    expect((await h.instance.request({ method: 'PATCH', url: '/api/v1/release-settings', body: { safeguards: { separation_of_duties: on } } })).statusCode).toBe(200);
+  }
 
   async function caseWithDocument(name: string, key?: string) {
     const caseId = await createCase(h.instance, name, key);
@@ -60,7 +64,15 @@ describe('security: release controls', () => {
     const decided = await h.instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/suggestions/decisions`, body: { decision: 'reject', value: '123-45-6789' }, key: redactor });
     expect(decided.statusCode, decided.body).toBe(201);
     expect((decided.json() as { data: { decided: number } }).data.decided).toBe(1);
-    await approveCase(h.instance, caseId, redactor);
+    // The workflow refuses the redactor's approval, in the words of the permissions' reason.
+    await caseAction(h.instance, caseId, 'start', redactor);
+    await caseAction(h.instance, caseId, 'submit', redactor);
+    const refused = errorOf(await h.instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/actions`, body: { action: 'approve' }, key: redactor }), 409, 'conflict');
+    expect(refused.message).toMatch(/^you wrote .*review decision\(s\) to it; another person must approve it \(separation_of_duties\)$/);
+    // Given while the organization had the safeguard off, the approval is still caught at release.
+    await setSeparation(false);
+    await caseAction(h.instance, caseId, 'approve', redactor);
+    await setSeparation(true);
     const check = await releaseCheck(h.instance, caseId);
     expect(check.blocks.map((entry) => entry.check)).toEqual(['separation_of_duties']);
     expect(check.blocks[0]?.message).toMatch(/review decision/);
@@ -70,7 +82,8 @@ describe('security: release controls', () => {
   it('a withholding written by the approver blocks, and withholdings are in the case audit trail', async () => {
     const { caseId, documentId } = await caseWithDocument('withheld-by-approver', redactor);
     await withhold(h.instance, caseId, { document_id: documentId, exemption: '(b)(6)' });
-    await approveCase(h.instance, caseId);
+    // The workflow refuses this approval; given while the safeguard was off, the release still blocks it.
+    await approveWithSeparationOff(h.instance, caseId);
     expect((await releaseCheck(h.instance, caseId)).blocks.map((entry) => entry.check)).toEqual(['separation_of_duties']);
     const trail = AuditList.parse((await h.instance.request({ method: 'GET', url: `/api/v1/cases/${caseId}/audit?action=withholding.` })).json());
     expect(trail.data.map((entry) => entry.action)).toEqual(['withholding.create']);
@@ -107,7 +120,7 @@ describe('security: release controls', () => {
   it('a release reads the boxes that were checked: a box deleted while it waits fails it instead of leaving unredacted', async () => {
     const { caseId, documentId } = await caseWithDocument('pinned');
     const [box] = await createBoxes(h.instance, documentId, [rect()]);
-    await approveCase(h.instance, caseId); // drew and approved: separation of duties blocks, the override passes it
+    await approveWithSeparationOff(h.instance, caseId); // drew and approved: separation of duties blocks, the override passes it
     const queued = exportOf(await postExport(h.instance, { case_id: caseId, format: 'zip', override: { reason: 'single clerk office this week' } }));
     expect((await h.instance.request({ method: 'DELETE', url: `/api/v1/redactions/${box?.id}`, key: redactor })).statusCode).toBe(204);
     await h.startRunner();

@@ -53,7 +53,9 @@ test('families, threads and duplicates of e-mail in the case', async ({ admin, s
   await panel.getByRole('button', { name: 'Duplicates' }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('request-copy.eml');
-  await expect(rows.first()).toContainText(`duplicate of #${documents[0]!.id}`);
+  // The badge names the first copy by its file name and opens it.
+  await expect(rows.first()).toContainText('duplicate of request.eml');
+  await expect(rows.first().getByRole('link', { name: 'request.eml' })).toHaveAttribute('href', `#/documents/${documents[0]!.id}?case=${created.id}`);
 
   await panel.getByRole('button', { name: 'Has attachments' }).click();
   await expect(rows).toHaveCount(1);

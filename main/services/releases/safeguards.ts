@@ -11,7 +11,7 @@ import { DomainError } from '../../common/errors.js';
 import { requireCase } from '../cases.js';
 import { recordChange } from '../change-log.js';
 import type { ServiceContext } from '../context.js';
-import { approverConflict, callerApprovalConflict, describeConflict } from './separation.js';
+import { approverConflict, assertCallerMayApprove, describeConflict } from './separation.js';
 import { releaseSettingsOf } from './settings.js';
 
 // The checks before a release leaves: each enabled safeguard that fails is one block with what it concerns.
@@ -86,7 +86,7 @@ export async function checkRelease(db: Executor, selection: ReleaseSelection): P
       const withholdings = await withholdingChangesSince(db, selection.organizationId, selection.caseId, approval.created_at);
       if (changed.length > 0 || withholdings > 0) {
         const what = [changed.length > 0 && `redactions of ${changed.length} document(s)`, withholdings > 0 && `${withholdings} withholding change(s)`].filter(Boolean).join(' and ');
-        blocks.push(block('changed_after_approval', `${what} changed after the approval on ${approval.created_at}; the review is reopened: submit and approve the case again`, changed, changed.length + withholdings));
+        blocks.push(block('changed_after_approval', `${what} changed after the approval on ${approval.created_at}; the review is reopened: someone who did not make the changes re-approves the case as it stands`, changed, changed.length + withholdings));
       }
     }
   }
@@ -110,16 +110,8 @@ export async function reapproveRelease(db: Executor, ctx: ServiceContext, caseId
   if (caseRow.status !== 'approved') {
     throw new DomainError('conflict', `the case is ${caseRow.status}; only an approved case is re-approved (approve it through the case workflow)`, { status: caseRow.status });
   }
-  const settings = await releaseSettingsOf(db, ctx.actor.organizationId);
   const since = (await findLatestApproval(db, ctx.actor.organizationId, caseId))?.created_at ?? null;
-  const conflict = settings.safeguards.separation_of_duties ? await callerApprovalConflict(db, ctx.actor.organizationId, caseId, `${ctx.actor.type}:${ctx.actor.id}`) : null;
-  if (conflict) {
-    throw new DomainError('conflict', `${describeConflict(conflict, 'you')} (separation_of_duties)`, {
-      check: 'separation_of_duties',
-      writes: conflict.writes,
-      document_ids: conflict.redacted.map(String),
-    });
-  }
+  await assertCallerMayApprove(db, ctx, caseId);
   await recordChange(db, ctx, { action: 'case.release_reapprove', resourceType: 'case', resourceId: caseId, details: { case_id: String(caseId), previous_approval_at: since, ...(note !== undefined && { note }) } });
   return checkRelease(db, { organizationId: ctx.actor.organizationId, caseId, documentIds: null });
 }

@@ -2,10 +2,14 @@ import type { Executor } from '../../db/queries/executor.js';
 import { documentsTheActorRedacted } from '../../db/queries/case-participation.js';
 import { findLatestApproval, releaseWritesSince, type ReleaseWrite } from '../../db/queries/case-approvals.js';
 import { listAllCaseDocuments } from '../../db/queries/documents.js';
+import { DomainError } from '../../common/errors.js';
+import type { ServiceContext } from '../context.js';
+import { releaseSettingsOf } from './settings.js';
 
 // Separation of duties, the one rule (issue 27): whoever approves a case must not have shaped what it
-// releases. The permissions the window asks for (services/case-permissions.ts), the re-approval
-// (reapproveRelease) and the release safeguard (checkRelease) all ask this function, so they cannot disagree.
+// releases. The permissions the window asks for (services/case-permissions.ts), the workflow's `approve`
+// (services/cases.ts, the action and a PATCH to `approved`), the re-approval (reapproveRelease) and the release
+// safeguard (checkRelease) all ask this function, so they cannot disagree.
 //
 // An approver has shaped the release when, among its documents, they drew, last changed or accepted a
 // redaction that is accepted now, or when they wrote anything to the case (a layer version — deletions too —,
@@ -46,6 +50,24 @@ export async function approverConflict(db: Executor, query: ApproverQuery): Prom
 export async function callerApprovalConflict(db: Executor, organizationId: number, caseId: number, actor: string): Promise<ApproverConflict | null> {
   const since = (await findLatestApproval(db, organizationId, caseId))?.created_at ?? null;
   return approverConflict(db, { organizationId, caseId, actor, documentIds: null, since });
+}
+
+/**
+ * Refuses an approval or re-approval by the caller (409 `conflict`, `details.check: "separation_of_duties"`)
+ * when the rule rules them out and the organization's `separation_of_duties` safeguard is on. The message is
+ * the `approve`/`reapprove` reason of GET /cases/{id}/permissions, followed by the safeguard's name.
+ */
+export async function assertCallerMayApprove(db: Executor, ctx: ServiceContext, caseId: number): Promise<void> {
+  const settings = await releaseSettingsOf(db, ctx.actor.organizationId);
+  if (!settings.safeguards.separation_of_duties) return;
+  const conflict = await callerApprovalConflict(db, ctx.actor.organizationId, caseId, `${ctx.actor.type}:${ctx.actor.id}`);
+  if (conflict) {
+    throw new DomainError('conflict', `${describeConflict(conflict, 'you')} (separation_of_duties)`, {
+      check: 'separation_of_duties',
+      writes: conflict.writes,
+      document_ids: conflict.redacted.map(String),
+    });
+  }
 }
 
 /** The conflict in words, from the approver's side ("you …") or the release's ("the approver … "). */

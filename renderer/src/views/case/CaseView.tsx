@@ -83,6 +83,12 @@ export function CaseView({ caseId }: { caseId: string }) {
     [documents],
   );
 
+  // The case's column appears once what decides its height has arrived (the permissions choose the drop zone,
+  // the documents fill the table, automatic processing its progress), so nothing jumps under the pointer
+  // while the page loads; later reloads keep the previous data on screen.
+  const firstLoad = useRef(false);
+  firstLoad.current ||= (permissions.data !== null || permissions.error !== null) && (documents.data !== null || documents.error !== null) && (automatic.progress !== null || automatic.error !== null);
+
   if (!record.data) {
     return (
       <section className="page">
@@ -92,25 +98,28 @@ export function CaseView({ caseId }: { caseId: string }) {
   }
   const current: Case = record.data;
   const selectedDocument = documents.data?.find((item) => item.id === selected) ?? null;
+  const names = new Map((documents.data ?? []).map((item) => [item.id, item.fileName]));
 
   return (
     <section className="page case-page" aria-labelledby="case-title">
       <nav className="breadcrumbs" aria-label="Breadcrumb">
         <a href="#/cases">Case queue</a> <span aria-hidden="true">›</span> <span>Case {current.id}</span>
       </nav>
-      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} names={new Map((documents.data ?? []).map((item) => [item.id, item.fileName]))} />
+      <CaseHeader value={current} permissions={permissions.data} onChanged={(updated) => record.setData(updated)} onStale={() => { record.reload(); permissions.reload(); }} onExport={() => setExporting(true)} names={names} />
       <div className="case-columns">
-        <div className="case-main">
+        <div className="case-main" aria-busy={!firstLoad.current}>
+          {!firstLoad.current ? <p className="muted">Loading documents…</p> : <>
           {may('upload') && <UploadPanel caseId={caseId} disabled={current.status === 'deleted'} onUploaded={onUploaded} />}
           <ErrorBanner error={documents.error} onRetry={documents.reload} />
           <DuplicatesNotice documents={documents.data ?? []} onRemoved={(id) => documents.setData((previous) => (previous ?? []).filter((item) => item.id !== id))} />
           <PasswordNotice documents={documents.data ?? []} onUnlocked={onUnlocked} />
           <ProcessAll canProcess={may('process')} documents={documents.data ?? []} automatic={<AutomaticProgress progress={automatic.progress} error={automatic.error} />} onFinished={() => setRuns((value) => value + 1)} />
           <DocumentsTable canProcess={may('process')} documents={documents.data ?? []} loading={documents.loading} caseId={caseId} tracker={tracker} selected={selected} onSelect={setSelected} automatic={entries} />
-          <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} />
+          <IntakePanel caseId={caseId} refreshKey={documents.data?.length ?? 0} names={names} />
           <SuggestionsQueue caseId={caseId} refreshKey={queueKey} />
           <SearchPanel caseId={caseId} />
           <AuditPanel caseId={caseId} documents={documents.data ?? []} />
+          </>}
         </div>
         <div className="case-side">
           <RequestClockPanel value={current} onChanged={record.reload} />

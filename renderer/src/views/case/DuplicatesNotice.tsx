@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { deleteDocument } from '../../api/documents.js';
 import type { Document } from '../../api/types.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
+import { documentName } from '../../domain/format.js';
 
 // Uploads that repeat a document already in the case (same SHA-256, `duplicate_of`): never silently a second
 // copy. The clerk skips the copy (it is deleted) or keeps both.
@@ -38,7 +39,7 @@ export function DuplicatesNotice({ documents, onRemoved }: Props) {
         {copies.map((document) => (
           <li key={document.id} data-document-id={document.id}>
             <span>
-              “{document.fileName}” is the same file as “{names.get(document.duplicate_of ?? '') ?? `document ${document.duplicate_of}`}”, already in this case.
+              “{document.fileName}” is the same file as “{documentName(document.duplicate_of, names)}”, already in this case.
             </span>{' '}
             <button type="button" className="button small" disabled={busy !== null} onClick={() => void skip(document)}>
               {busy === document.id ? 'Removing…' : 'Skip the copy'}

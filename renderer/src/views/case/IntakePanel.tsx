@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { getFamily, listCaseIntake, type CaseIntakeList, type Family, type IntakeFilter } from '../../api/intake.js';
 import { ErrorBanner } from '../../components/ErrorBanner.js';
 import { useLoad } from '../../hooks/useLoad.js';
+import { documentName } from '../../domain/format.js';
 import '../../styles/intake.css';
 
 // Issue 19: the case's documents as intake sees them: e-mail families (attachments under their message),
@@ -40,14 +41,24 @@ function title(entry: Entry): string {
   return entry.document.email?.subject ? `${entry.document.email.subject}` : entry.document.fileName;
 }
 
-function Marks({ entry }: { entry: Entry }) {
+/** Another document of the case by its file name, opening it in the viewer. */
+function DocumentLink({ id, caseId, names }: { id: string; caseId: string; names: ReadonlyMap<string, string> }) {
+  return <a href={`#/documents/${id}?case=${caseId}`}>{documentName(id, names)}</a>;
+}
+
+function Marks({ entry, names }: { entry: Entry; names: ReadonlyMap<string, string> }) {
   const { intake } = entry;
+  const caseId = entry.document.case_id;
   return (
     <span className="intake-marks">
-      {intake.duplicate_of && <span className="badge badge-warning">duplicate of #{intake.duplicate_of}</span>}
+      {intake.duplicate_of && (
+        <span className="badge badge-warning">
+          duplicate of <DocumentLink id={intake.duplicate_of} caseId={caseId} names={names} />
+        </span>
+      )}
       {intake.near_duplicate_of && (
         <span className="badge badge-info">
-          near-duplicate of #{intake.near_duplicate_of} ({Math.round((intake.near_duplicate_score ?? 0) * 100)}%)
+          near-duplicate of <DocumentLink id={intake.near_duplicate_of} caseId={caseId} names={names} /> ({Math.round((intake.near_duplicate_score ?? 0) * 100)}%)
         </span>
       )}
       {intake.thread_id && (
@@ -113,7 +124,8 @@ function Details({ caseId, entry }: { caseId: string; entry: Entry }) {
   );
 }
 
-export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey?: unknown }) {
+/** `names`: the case's documents by id (file names), for the documents a badge refers to that the filter hides. */
+export function IntakePanel({ caseId, refreshKey, names = new Map() }: { caseId: string; refreshKey?: unknown; names?: ReadonlyMap<string, string> }) {
   const [filter, setFilter] = useState<IntakeFilter>('all');
   const [selected, setSelected] = useState<string | null>(null);
   const list = useLoad((signal) => listCaseIntake(caseId, filter, null, signal), [caseId, filter, refreshKey]);
@@ -127,6 +139,7 @@ export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey
     return () => clearTimeout(timer);
   }, [busy, entries, reload]);
   const current = entries.find((entry) => entry.document.id === selected) ?? null;
+  const known = new Map([...names, ...entries.map((entry): [string, string] => [entry.document.id, entry.document.fileName])]);
   return (
     <section className="panel intake-panel" aria-label="Families and threads">
       <h3>Families and threads</h3>
@@ -156,7 +169,7 @@ export function IntakePanel({ caseId, refreshKey }: { caseId: string; refreshKey
               {' '}
               {facts(entry)}
             </span>{' '}
-            <Marks entry={entry} />
+            <Marks entry={entry} names={known} />
             {entry.document.id === selected && current && <Details caseId={caseId} entry={current} />}
           </li>
         ))}

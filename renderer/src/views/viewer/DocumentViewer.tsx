@@ -25,6 +25,7 @@ import { Thumbnails } from './Thumbnails.js';
 import { useRedactionEditor } from './useRedactionEditor.js';
 import { useApprovedEditGuard, useCaseContext } from './case-context.js';
 import { snapToWords, usePageWords } from './word-select.js';
+import { ICONS } from './ToolbarIcons.js';
 import { ViewerToolbar, ZOOM_STEPS } from './ViewerToolbar.js';
 
 type Tab = 'redact' | 'suggestions' | 'text' | 'summary';
@@ -348,20 +349,22 @@ export function DocumentViewer({ documentId, caseId }: { documentId: string; cas
         extra={
           <>
             {pdf && (
-              <button type="button" className={continuous ? 'button small active' : 'button small'} aria-pressed={continuous} onClick={() => setContinuous((value) => !value)} title="Show every page in one scrolling column">
-                Continuous
+              <button type="button" className={continuous ? 'button small icon active' : 'button small icon'} aria-pressed={continuous} onClick={() => setContinuous((value) => !value)} aria-label="Continuous" title="Continuous: every page in one scrolling column">
+                {ICONS.continuous}
               </button>
             )}
             {pdf && hiddenRegions.length > 0 && (
               <button
                 type="button"
-                className={showHidden ? 'button small active' : 'button small'}
+                className={showHidden ? 'button small icon active' : 'button small icon'}
                 aria-pressed={showHidden}
                 onClick={() => setShowHidden((value) => !value)}
-                title="Outline and list the text in this file that a viewer does not show (releases leave it out)"
+                aria-label={`Show hidden content (${hiddenRegions.length})`}
+                title={`Show hidden content (${hiddenRegions.length}): outline and list the text in this file that a viewer does not show (releases leave it out)`}
                 data-testid="show-hidden-content"
               >
-                Show hidden content ({hiddenRegions.length})
+                {ICONS.hidden}
+                <span className="icon-count">{hiddenRegions.length}</span>
               </button>
             )}
             {(pdf || image) && (

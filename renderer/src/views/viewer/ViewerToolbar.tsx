@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Layer } from '../../api/types.js';
 import type { Tool } from './RedactionOverlay.js';
+import { ICONS } from './ToolbarIcons.js';
 
 export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3, 4];
 
@@ -33,13 +34,19 @@ interface Props {
   onUndo: () => void;
   canDelete: boolean;
   onDelete: () => void;
-  /** View controls (continuous scroll, preview as released). */
+  /** View controls (continuous scroll, hidden content, preview as released). */
   extra?: ReactNode;
 }
 
+/**
+ * One row at 1280 px and wider (issue 27): the drawing tools, Remove, Undo and the rarer view toggles are
+ * compact icon buttons whose accessible name is their word and whose tooltip adds the shortcut; Save and
+ * "Preview as released" keep their words. The title and the save state give way (ellipsis) before anything wraps.
+ */
 export function ViewerToolbar(props: Props) {
   const [pageInput, setPageInput] = useState(String(props.page));
   useEffect(() => setPageInput(String(props.page)), [props.page]);
+  const saveState = props.saving ? 'Saving…' : props.unsaved > 0 ? `${props.unsaved} unsaved change${props.unsaved === 1 ? '' : 's'} (${props.dirtyLayers.join(', ')})` : 'All changes saved';
 
   return (
     <div className="viewer-toolbar" role="toolbar" aria-label="Viewer">
@@ -91,28 +98,28 @@ export function ViewerToolbar(props: Props) {
             type="button"
             role="radio"
             aria-checked={props.tool === tool.id}
-            className={props.tool === tool.id ? 'button small active' : 'button small'}
+            aria-label={tool.label}
+            className={props.tool === tool.id ? 'button small icon active' : 'button small icon'}
             onClick={() => props.onTool(tool.id)}
             title={`${tool.label} (${tool.key})`}
             data-tool={tool.id}
           >
-            {tool.label}
+            {ICONS[tool.id]}
           </button>
         ))}
       </div>
-      <div className="toolbar-group">
-        <button type="button" className="button small" onClick={props.onDelete} disabled={!props.canDelete} title="Remove the selected box (Delete)">
-          Remove
+      <div className="toolbar-group toolbar-edit">
+        <button type="button" className="button small icon" onClick={props.onDelete} disabled={!props.canDelete} aria-label="Remove" title="Remove the selected box (Delete)">
+          {ICONS.remove}
         </button>
-        <button type="button" className="button small" onClick={props.onUndo} disabled={!props.canUndo} title="Undo (Ctrl+Z)">
-          Undo
+        <button type="button" className="button small icon" onClick={props.onUndo} disabled={!props.canUndo} aria-label="Undo" title="Undo (Ctrl+Z)">
+          {ICONS.undo}
         </button>
-        {/* Save stays on the first row with the tools; only the view toggles may wrap on a narrow window. */}
         <button type="button" className="button primary small" onClick={props.onSave} disabled={props.saving || props.unsaved === 0} title="Save (Ctrl+S)">
           Save
         </button>
-        <span className="save-state" aria-live="polite" data-testid="save-state">
-          {props.saving ? 'Saving…' : props.unsaved > 0 ? `${props.unsaved} unsaved change${props.unsaved === 1 ? '' : 's'} (${props.dirtyLayers.join(', ')})` : 'All changes saved'}
+        <span className="save-state" aria-live="polite" data-testid="save-state" title={saveState}>
+          {saveState}
         </span>
       </div>
       <div className="spacer" />
