@@ -58,6 +58,16 @@ function followsOn(first: Glyph, second: Glyph): boolean {
   return across < em * 0.6 && gap < em * 0.1 && gap > -em;
 }
 
+/**
+ * CJK radicals and compatibility ideographs, and Arabic presentation forms, become the characters they stand for:
+ * a font's own map (which pdf.js reads) often gives the radical U+2F42 for the glyph of 文, or the shaped ﻣ for م,
+ * where the document's text (and poppler's reading of it) says 文 and م. Nothing else changes (a ligature ﬁ stays
+ * U+FB01, a full-width colon stays full-width).
+ */
+function ideograph(text: string): string {
+  return text.replace(/[\u2e80-\u2fdf\uf900-\ufaff\ufb50-\ufdff\ufe70-\ufefc]/gu, (char) => char.normalize('NFKC'));
+}
+
 export interface GlyphLayer {
   /** Words for the layer, in the source's units (user space), in drawing order. */
   words: LayerWord[];
@@ -110,8 +120,8 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     }
     if (word && last && followsOn(last, glyph)) {
       const current: LayerWord = word;
-      current.text += glyph.text;
-      parts.push({ text: glyph.text, x: glyph.x1 });
+      current.text += ideograph(glyph.text);
+      parts.push({ text: ideograph(glyph.text), x: glyph.x1 });
       current.x1 = Math.min(current.x1, glyph.em.x1);
       current.y1 = Math.min(current.y1, glyph.em.y1);
       current.x2 = Math.max(current.x2, glyph.em.x2);
@@ -119,9 +129,9 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
     } else {
       flush();
       // Placed by its em box, as readers place text, so the layer's words stand where the source's words stand.
-      parts = [{ text: glyph.text, x: glyph.x1 }];
+      parts = [{ text: ideograph(glyph.text), x: glyph.x1 }];
       const turn = turnOf(glyph);
-      word = { text: glyph.text, x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }), ...(turn !== 0 && { turn }) };
+      word = { text: ideograph(glyph.text), x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }), ...(turn !== 0 && { turn }) };
     }
     last = glyph;
   }
