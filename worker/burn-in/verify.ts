@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck } from '../../main/common/export-tasks.js';
+import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck, RefusedPage } from '../../main/common/export-tasks.js';
 import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
@@ -14,8 +14,8 @@ import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, tou
 // Each burned page also gets its certificate: (a) no word under a box is extractable, (b) every source word
 // wholly outside the drawn areas is in the output's text at its place, (c) rendered, the pixels outside the
 // drawn areas match the source's (worker/burn-in/fidelity/). A page failing (a) fails the export. (b) and (c)
-// decide before assembly (a rewritten page failing them is rendered); here they are measured on the written
-// file and recorded: a page failing them is certified `passed: false`, not withheld from the release.
+// are measured here only, once, on the written file: a page redacted in its content that fails them is refused
+// (the runner renders it and makes the file again); a rendered page failing them is certified `passed: false`.
 
 export class VerificationFailed extends Error {}
 
@@ -106,6 +106,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     let withheldWords = 0;
     const certificates: PageCertificate[] = [];
     const withheldTexts = new Set<string>();
+    const refused: RefusedPage[] = [];
     for (const check of task.checks) {
       const withheld = await withheldOf(sources, check, task.keepHidden === true);
       for (const entry of withheld) withheldTexts.add(entry.text);
@@ -114,8 +115,14 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
       withheldWords += withheld.length;
       const comparison = await compared(document, sources, check);
       certificates.push(certificateOf(check, 0, comparison));
+      const plan = check.certify;
+      // A page redacted in its content must pass (b) and (c) here, on the file to be released: this is its only
+      // two-way check. One that fails is refused; the runner renders it and makes the file again.
+      if (plan && plan.method === 'vector' && comparison && comparison.problems.length > 0) {
+        refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${comparison.problems.join('; ')}` });
+      }
     }
-    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts] };
+    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], ...(refused.length > 0 && { refused }) };
   } finally {
     await sources.close();
     await document.destroy();
