@@ -39,8 +39,10 @@ async function input() {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-profile-export-'));
 const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await work();
-  console.log(`${name}: ${(performance.now() - started).toFixed(0)} ms`);
+  const used = process.cpuUsage(cpu);
+  console.log(`${name}: ${(performance.now() - started).toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU`);
   return result;
 };
 try {
