@@ -69,6 +69,11 @@ export interface ExportBurnTask {
    * show stays (no page is swept or rendered for it); the pages holding it are reported in `hiddenKept`.
    */
   keepHidden?: boolean;
+  /**
+   * PDFs, method auto: pages to render rather than rewrite in their content, each with the reason (a rewritten
+   * page the written file's two-way check refused: verify.ts `refused`). Their requests are in `pages`.
+   */
+  render?: { page: number; reason: string }[];
   settings: BurnSettings;
   /** Page images are written to `${workPrefix}-d<document>-p<page>.img` (a flat file in the blob temp dir). */
   workPrefix: string;
@@ -296,6 +301,18 @@ export interface ExportVerifyResult {
   verification: ExportVerification;
   /** The withheld texts of the checked pages (folded), for the whole-file search; held in memory only. */
   withheld?: string[];
+  /**
+   * Pages redacted in their content that failed (b) or (c) of the two-way check on the written file: the file
+   * must not be released; the runner renders these pages instead and makes the file again (export-build.ts).
+   */
+  refused?: RefusedPage[];
+}
+
+/** A rewritten page the check of the written file refused, and why (never its text). */
+export interface RefusedPage {
+  documentId: number;
+  page: number;
+  reason: string;
 }
 
 /**

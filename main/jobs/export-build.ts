@@ -14,6 +14,7 @@ import type {
   ExportBurnTask,
   ExportDocumentType,
   ExportVerification,
+  RefusedPage,
 } from '../common/export-tasks.js';
 import { LAYER_INFO, LAYERS } from '../common/redaction-catalog.js';
 import type { ExportOptions, ExportSummary } from '../common/schemas/exports.js';
@@ -210,9 +211,11 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
       ),
     ),
   );
-  // Then the whole file, object by object, for every withheld text of its pages (worker/release-check/).
+  const refused = results.flatMap((result) => result.refused ?? []);
+  // Then the whole file, object by object, for every withheld text of its pages (worker/release-check/); a file
+  // with refused pages is made again (renderRefused), and the new one searched.
   const withheld = [...new Set(results.flatMap((result) => result.withheld ?? []))];
-  const searched = await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld }, { signal: ctx.signal, onProgress: () => undefined });
+  const searched = refused.length > 0 ? { shown: {} } : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld }, { signal: ctx.signal, onProgress: () => undefined });
   const verification = results.reduce<ExportVerification>(
     (sum, { verification }) => ({
       pages: verification.pages,
@@ -222,11 +225,65 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
     }),
     { pages: assembled.pages, burnedPages: 0, withheldWords: 0, certificates: [] },
   );
-  return Object.assign(verification, { shown: searched.shown });
+  return Object.assign(verification, { shown: searched.shown, refused });
 }
 
-/** A verified file: its verification, and each withheld text (folded) with its count in the file's page text. */
-export type CheckedFile = ExportVerification & { shown: Record<string, number> };
+/**
+ * A verified file: its verification, each withheld text (folded) with its count in the file's page text, and the
+ * rewritten pages its two-way check refused (the file must then be made again: renderRefused).
+ */
+export type CheckedFile = ExportVerification & { shown: Record<string, number>; refused: RefusedPage[] };
+
+/**
+ * Renders the pages the check of a written file refused in their content (verify.ts): each document's refused
+ * pages in one burn task, the raster page replacing the rewritten one in `burned`, the reason its fallback.
+ * The caller assembles and verifies the file again; rendered pages are never refused.
+ */
+export async function renderRefused(ctx: BuildContext, material: ExportMaterial, documents: Releasable[], burned: Burned, refused: readonly RefusedPage[], settings: BurnSettings, keepHidden = false): Promise<void> {
+  const work: Promise<void>[] = [];
+  for (const { material: document, type } of documents) {
+    const pages = new Map(refused.filter((entry) => entry.documentId === document.row.id).map((entry) => [entry.page, entry.reason]));
+    const entry = burned.get(document.row.id);
+    if (pages.size === 0 || !entry || type !== 'pdf') continue;
+    const requests = requestsOf(document, false, settings.labels, material, new Set()).filter((request) => pages.has(request.page));
+    for (const page of pages.keys()) if (!requests.some((request) => request.page === page)) requests.push({ page, boxes: [], words: null });
+    const source = { documentId: document.row.id, path: await ctx.runtime.blobs.localPath(document.row.sha256), documentType: type };
+    const task: ExportBurnTask = { kind: 'export-burn', exportId: material.row.id, source, settings, workPrefix: ctx.workPrefix, pages: requests, allPages: false, render: [...pages].map(([page, reason]) => ({ page, reason })), ...(keepHidden && { keepHidden }) };
+    work.push(
+      ctx.pool.run(task, { signal: ctx.signal, onProgress: () => undefined }).then((result) => {
+        const rendered = new Map(result.pages.map((page) => [page.page, page]));
+        entry.pages = entry.pages.map((page) => rendered.get(page.page) ?? page);
+      }),
+    );
+  }
+  await settleAll(work);
+}
+
+/**
+ * Makes files with `make` and verifies each; when the check refuses rewritten pages, renders them and makes and
+ * verifies the files once more. The files returned are those verified.
+ */
+export async function madeAndVerified<T extends { path: string; assembled: ExportAssembleResult }>(
+  ctx: BuildContext,
+  material: ExportMaterial,
+  documents: Releasable[],
+  burned: Burned,
+  settings: BurnSettings,
+  make: () => Promise<T[]>,
+  keepHidden = false,
+): Promise<{ outputs: T[]; verifications: CheckedFile[] }> {
+  let outputs = await make();
+  let verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  const refused = verifications.flatMap((verification) => verification.refused);
+  if (refused.length === 0) return { outputs, verifications };
+  await renderRefused(ctx, material, documents, burned, refused, settings, keepHidden);
+  // Assembly writes a new file only (never over one): the refused files go first.
+  for (const output of outputs) await fs.promises.rm(output.path, { force: true });
+  outputs = await make();
+  verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  if (verifications.some((verification) => verification.refused.length > 0)) throw new Error('verification refused pages that were rendered');
+  return { outputs, verifications };
+}
 
 /**
  * Searches a release zip for every withheld text of its PDFs, each allowed as often as those PDFs show it.
@@ -340,17 +397,24 @@ async function buildPdf(ctx: BuildContext, material: ExportMaterial, options: Ex
   const burned = await burnAll(ctx, material, documents, settings, 0.02, 0.75, plan);
   const outputPath = `${ctx.workPrefix}-release.pdf`;
   const cover = options.cover_sheet ? coverSheetOf(material, plan, ctx.runtime.clock.now()) : null;
-  const assembled = await assembleOne(
-    ctx,
-    material,
-    outputPath,
-    documents.map((entry) => assembleDocument(ctx, entry, burned, plan)),
-    cover,
-    settings,
-    (fraction) => ctx.progress(0.75 + fraction * 0.15),
-    plan.stamps,
-  );
-  const verification = await verifyFile(ctx, material, outputPath, assembled);
+  const make = async () => [
+    {
+      path: outputPath,
+      assembled: await assembleOne(
+        ctx,
+        material,
+        outputPath,
+        documents.map((entry) => assembleDocument(ctx, entry, burned, plan)),
+        cover,
+        settings,
+        (fraction) => ctx.progress(0.75 + fraction * 0.15),
+        plan.stamps,
+      ),
+    },
+  ];
+  const { outputs, verifications } = await madeAndVerified(ctx, material, documents, burned, settings, make);
+  const assembled = (outputs[0] as { assembled: ExportAssembleResult }).assembled;
+  const verification = verifications[0] as CheckedFile;
   ctx.progress(0.98);
   const summary = summaryOf(documents.map((entry) => entry.material), skipped, assembled.pages, verification, 1, burnSummary(documents, burned, settings, assembled.linksDropped ?? 0));
   const finished = plan.finish(assembled.layout ?? [], summary);

@@ -23,7 +23,7 @@ import {
   sha256OfFile,
   summaryOf,
   searchPackage,
-  verifyFile,
+  madeAndVerified,
   type BuildContext,
   type BuiltExport,
   type Releasable,
@@ -154,7 +154,6 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
   const burned = await burnAll(ctx, material, documents, settings, 0.02, 0.7, plan);
   // One output file per document (or one combined); with stamps they are assembled in order, each continuing the numbers.
   const groups = options.combined ? [documents] : documents.map((entry) => [entry]);
-  const outputs: { path: string; name: string; assembled: ExportAssembleResult }[] = [];
   const assembleGroup = async (group: Releasable[], index: number, start: number | null) => {
     const path = `${ctx.workPrefix}-out-${index}.pdf`;
     const stamps = plan.stamps && start !== null ? { ...plan.stamps, start } : null;
@@ -163,18 +162,22 @@ export async function buildReleaseZip(ctx: BuildContext, material: ExportMateria
     const name = options.combined ? 'release.pdf' : `documents/${String(index + 1).padStart(3, '0')}-${safeName(releaseTitle(first?.file_name ?? 'document'))}.pdf`;
     return { path, name, assembled };
   };
-  if (plan.stamps) {
-    let next = plan.stamps.start;
-    for (const [index, group] of groups.entries()) {
-      const output = await assembleGroup(group, index, next);
-      next += output.assembled.pages;
-      outputs.push(output);
-      ctx.progress(0.7 + (0.15 * (index + 1)) / groups.length);
+  const make = async () => {
+    const outputs: { path: string; name: string; assembled: ExportAssembleResult }[] = [];
+    if (plan.stamps) {
+      let next = plan.stamps.start;
+      for (const [index, group] of groups.entries()) {
+        const output = await assembleGroup(group, index, next);
+        next += output.assembled.pages;
+        outputs.push(output);
+        ctx.progress(0.7 + (0.15 * (index + 1)) / groups.length);
+      }
+    } else {
+      outputs.push(...(await settleAll(groups.map((group, index) => assembleGroup(group, index, null)))));
     }
-  } else {
-    outputs.push(...(await settleAll(groups.map((group, index) => assembleGroup(group, index, null)))));
-  }
-  const verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled)));
+    return outputs;
+  };
+  const { outputs, verifications } = await madeAndVerified(ctx, material, documents, burned, settings, make);
   for (const output of outputs) {
     if ((await sha256OfFile(output.path)) !== output.assembled.sha256) throw new Error(`the release file ${output.name} changed on disk`);
   }
@@ -295,14 +298,15 @@ async function buildReviewCopies(ctx: BuildContext, material: ExportMaterial, op
   const { documents, skipped } = releasable(material);
   const plan = releasePlan(material, documents, { ...options, stamps: null });
   const burned = await burnAll(ctx, material, documents, settings, 0.02, 0.7, plan, keep);
-  const outputs = await settleAll(
-    documents.map(async (entry, index) => {
-      const path = `${ctx.workPrefix}-review-${index}.pdf`;
-      const assembled = await assembleOne(ctx, material, path, [assembleDocument(ctx, entry, burned, plan)], null, settings, () => undefined, REVIEW_STAMP);
-      return { path, name: `INTERNAL-review-copy-${String(index + 1).padStart(3, '0')}-${safeName(releaseTitle(entry.material.row.file_name))}.pdf`, assembled };
-    }),
-  );
-  const verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keep)));
+  const make = () =>
+    settleAll(
+      documents.map(async (entry, index) => {
+        const path = `${ctx.workPrefix}-review-${index}.pdf`;
+        const assembled = await assembleOne(ctx, material, path, [assembleDocument(ctx, entry, burned, plan)], null, settings, () => undefined, REVIEW_STAMP);
+        return { path, name: `INTERNAL-review-copy-${String(index + 1).padStart(3, '0')}-${safeName(releaseTitle(entry.material.row.file_name))}.pdf`, assembled };
+      }),
+    );
+  const { outputs, verifications } = await madeAndVerified(ctx, material, documents, burned, settings, make, keep);
   const hiddenPages: { document_id: string; page: number }[] = [];
   if (keep) {
     for (const { material: document } of documents) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BurnBox, BurnedPage, BurnSettings, ExportBurnTask } from '../../main/common/export-tasks.js';
 import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
+import { verify } from '../../worker/burn-in/verify.js';
 import type { Export } from '../../main/common/schemas/exports.js';
 import { encodings, exportFile, pdftotext, qpdfExpanded } from './export-fixtures.js';
 import { tempDir, type TestInstance } from './instance.js';
@@ -132,10 +133,17 @@ export async function release(bytes: Uint8Array, boxes: Map<number, BurnBox[]>, 
     };
     const burned = await burnPages(task, () => undefined);
     const outputPath = path.join(dir, 'out.pdf');
-    await assemble(
-      { kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix: task.workPrefix },
-      () => undefined,
-    );
+    const make = () => assemble({ kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix: task.workPrefix }, () => undefined);
+    const assembled = await make();
+    // As the runner does (export-build.ts madeAndVerified): the two-way check of the written file may refuse a
+    // rewritten page; it is then rendered with the reason and the file made again.
+    const { refused = [] } = await verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: false });
+    if (refused.length > 0) {
+      const rendered = await burnPages({ ...task, pages: task.pages.filter((request) => refused.some((entry) => entry.page === request.page)), render: refused.map(({ page, reason }) => ({ page, reason })) }, () => undefined);
+      burned.pages = burned.pages.map((page) => rendered.pages.find((entry) => entry.page === page.page) ?? page);
+      fs.rmSync(outputPath);
+      await make();
+    }
     return { bytes: fs.readFileSync(outputPath), pages: burned.pages };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -288,7 +288,11 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
     const requests = [...requestsFor(task, document.numPages), ...swept];
     const sweptPages = new Set(swept.map((request) => request.page));
     const flattenedText = new Map<number, SourceWord[]>();
-    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, requests, task, flattenedText) : new Map();
+    // Pages the written file's check refused in their content are rendered with that reason, never tried again.
+    const forced = new Map((task.render ?? []).map((entry) => [entry.page, entry.reason]));
+    const rewritable = requests.filter((request) => !forced.has(request.page));
+    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, rewritable, task, flattenedText) : new Map();
+    for (const [page, reason] of forced) rewritten.set(page, reason);
     for (const [index, request] of requests.entries()) {
       const file = pageFile(task.workPrefix, task.source, request.page);
       const outcome = rewritten.get(request.page);

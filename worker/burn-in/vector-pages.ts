@@ -6,7 +6,7 @@ import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, Rew
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
 import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
-import { drawnAreas, twoWayCheck } from './fidelity/index.js';
+import { drawnAreas } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
@@ -19,7 +19,9 @@ import { layerText, leakedWords, token, wordsFromRuns, type SourceWord } from '.
 // Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
 // The rewritten pages are then read back by pdf.js, independently of the rewriting: no word of the source that
 // lay under a box may come back, and no word of the result may lie under one. A page that cannot be rewritten
-// or fails that check is rendered (raster path) instead; the reason travels with it.
+// or fails that check is rendered (raster path) instead; the reason travels with it. The two-way check against
+// the source page (fidelity/) is not made here but once, on the written file (verify.ts): a page it refuses is
+// rendered and the file made again (main/jobs/export-build.ts).
 
 /** A rewritten page, or why the page must be rendered. */
 export type VectorOutcome = RewrittenPage | string;
@@ -330,7 +332,9 @@ export async function rewritePages(
   if (candidates.length === 0) return outcomes;
   let problems: Map<number, string[]>;
   try {
-    problems = await checkRewritten(source, candidates, twoWayCheck(document, padding));
+    // The leak check only: the two-way check ((b) words, (c) pixels against the source) is made once, on the
+    // written file (verify.ts), where a refused page sends the file back to be made with the page rendered.
+    problems = await checkRewritten(source, candidates);
   } catch (error) {
     const reason = `the rewritten pages could not be read back: ${error instanceof Error ? error.message : String(error)}`;
     problems = new Map(candidates.map((candidate) => [candidate.page, [reason]]));

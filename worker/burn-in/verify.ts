@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck } from '../../main/common/export-tasks.js';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck, RefusedPage } from '../../main/common/export-tasks.js';
 import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
@@ -14,8 +14,8 @@ import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, tou
 // Each burned page also gets its certificate: (a) no word under a box is extractable, (b) every source word
 // wholly outside the drawn areas is in the output's text at its place, (c) rendered, the pixels outside the
 // drawn areas match the source's (worker/burn-in/fidelity/). A page failing (a) fails the export. (b) and (c)
-// decide before assembly (a rewritten page failing them is rendered); here they are measured on the written
-// file and recorded: a page failing them is certified `passed: false`, not withheld from the release.
+// are measured here only, once, on the written file: a page redacted in its content that fails them is refused
+// (the runner renders it and makes the file again); a rendered page failing them is certified `passed: false`.
 
 export class VerificationFailed extends Error {}
 
@@ -24,7 +24,7 @@ export class VerificationFailed extends Error {}
  * word lists. A scan's reading is its stored (OCR) words: those that meet a drawn area are withheld, allowed as
  * often as the stored words clear of every drawn area repeat them, judged here from the words as stored.
  */
-async function withheldOf(sources: Sources, check: PageCheck, keepHidden = false): Promise<Withheld[]> {
+async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolean, sourcePage: PDFPageProxy | null): Promise<Withheld[]> {
   const plan = check.certify;
   const drawn = asRects(plan?.drawn ?? []);
   const stored = check.stored ?? [];
@@ -38,7 +38,7 @@ async function withheldOf(sources: Sources, check: PageCheck, keepHidden = false
     return [...new Set(under.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
   }
   const source = await sources.get(plan.sourcePath);
-  return withheldOfPage(source, plan.page, drawn, storedUnder, storedClear, { keepHidden });
+  return withheldOfPage(source, sourcePage ?? plan.page, drawn, storedUnder, storedClear, { keepHidden });
 }
 
 /** The source documents of a task's checks, each opened once (PDFs only). */
@@ -57,17 +57,11 @@ class Sources {
   }
 }
 
-async function compared(output: PDFDocumentProxy, sources: Sources, check: PageCheck): Promise<PageComparison | null> {
+async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null): Promise<PageComparison | null> {
   const plan = check.certify;
-  if (!plan || plan.sourceType !== 'pdf') return null;
+  if (!plan || plan.sourceType !== 'pdf' || !sourcePage) return null;
   const source = await sources.get(plan.sourcePath);
-  const [sourcePage, outputPage] = await Promise.all([source.getPage(plan.page), output.getPage(check.outputPage)]);
-  try {
-    return await comparePage({ source: { document: source, page: sourcePage }, output: { document: output, page: outputPage }, drawn: asRects(plan.drawn), kind: plan.method });
-  } finally {
-    sourcePage.cleanup();
-    outputPage.cleanup();
-  }
+  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method });
 }
 
 function certificateOf(check: PageCheck, leaked: number, comparison: PageComparison | null): PageCertificate {
@@ -106,16 +100,33 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     let withheldWords = 0;
     const certificates: PageCertificate[] = [];
     const withheldTexts = new Set<string>();
+    const refused: RefusedPage[] = [];
     for (const check of task.checks) {
-      const withheld = await withheldOf(sources, check, task.keepHidden === true);
-      for (const entry of withheld) withheldTexts.add(entry.text);
-      const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [] }]);
-      if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
-      withheldWords += withheld.length;
-      const comparison = await compared(document, sources, check);
+      const plan = check.certify;
+      // Each page is opened once for all its checks: its operator list (fonts, glyphs) serves the glyph reading,
+      // the words and the rendering alike; cleaned up after.
+      const source = plan?.sourceType === 'pdf' ? await sources.get(plan.sourcePath) : null;
+      const [outputPage, sourcePage] = await Promise.all([document.getPage(check.outputPage), source && plan ? source.getPage(plan.page) : null]);
+      let comparison: PageComparison | null;
+      try {
+        const withheld = await withheldOf(sources, check, task.keepHidden === true, sourcePage);
+        for (const entry of withheld) withheldTexts.add(entry.text);
+        const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [], page: outputPage }]);
+        if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
+        withheldWords += withheld.length;
+        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage);
+      } finally {
+        outputPage.cleanup();
+        sourcePage?.cleanup();
+      }
       certificates.push(certificateOf(check, 0, comparison));
+      // A page redacted in its content must pass (b) and (c) here, on the file to be released: this is its only
+      // two-way check. One that fails is refused; the runner renders it and makes the file again.
+      if (plan && plan.method === 'vector' && comparison && comparison.problems.length > 0) {
+        refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${comparison.problems.join('; ')}` });
+      }
     }
-    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts] };
+    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], ...(refused.length > 0 && { refused }) };
   } finally {
     await sources.close();
     await document.destroy();

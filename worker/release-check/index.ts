@@ -22,22 +22,25 @@ export interface PageToCheck {
   withheld: readonly Withheld[];
   /** Texts the export itself draws on the page (exemption labels, page stamps): allowed on top. */
   added?: readonly string[];
+  /** The output page, when the caller opened it (and cleans it up) to read it for more than this check. */
+  page?: PDFPageProxy;
 }
 
 /** The withheld strings of one source page under `drawn` (user space), read from its glyphs. */
 export async function withheldOfPage(
   document: PDFDocumentProxy,
-  pageNumber: number,
+  /** A page number, or a page the caller opened (and cleans up): its operator list then serves the caller too. */
+  pageNumber: number | PDFPageProxy,
   drawn: readonly Rect[],
   extra: readonly string[] = [],
   extraAllowed: readonly string[] = [],
   options: { keepHidden?: boolean } = {},
 ): Promise<Withheld[]> {
-  const page = await document.getPage(pageNumber);
+  const page = typeof pageNumber === 'number' ? await document.getPage(pageNumber) : pageNumber;
   try {
     return withheldOfGlyphs(await readGlyphs(document, page), drawn, extra, extraAllowed, options);
   } finally {
-    page.cleanup();
+    if (typeof pageNumber === 'number') page.cleanup();
   }
 }
 
@@ -58,7 +61,7 @@ export async function checkPages(output: PDFDocumentProxy, pages: readonly PageT
   const leaks: Leak[] = [];
   for (const check of pages) {
     if (check.withheld.length === 0) continue;
-    const page = await output.getPage(check.outputPage);
+    const page = check.page ?? (await output.getPage(check.outputPage));
     try {
       const read = await readingsOf(output, page);
       const added = fold((check.added ?? []).join(' '));
@@ -71,7 +74,7 @@ export async function checkPages(output: PDFDocumentProxy, pages: readonly PageT
       }
       for (const place of places) leaks.push({ page: check.outputPage, place });
     } finally {
-      page.cleanup();
+      if (!check.page) page.cleanup();
     }
   }
   return leaks;
