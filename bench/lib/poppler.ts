@@ -15,7 +15,8 @@ export interface DisplayWord {
   y2: number;
 }
 
-function withFile<T>(bytes: Buffer, work: (file: string, dir: string) => T): T {
+/** Runs `work` on `bytes` written to a file in a fresh temporary folder, removed afterwards. */
+export function withFile<T>(bytes: Buffer, work: (file: string, dir: string) => T): T {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-oracle-'));
   try {
     const file = path.join(dir, 'in.pdf');

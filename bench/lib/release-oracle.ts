@@ -1,24 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { GreyPage } from './poppler.js';
+import { withFile, type GreyPage } from './poppler.js';
 
 // Independent readings of a PDF for the release-fidelity bench (issue 25), with no code shared with the builder
 // or its release check: every string of every object after qpdf decompresses them (literal, hex, UTF-16, names,
 // percent-decoded URIs, raw stream data such as XMP), poppler's page text in two modes, and Ghostscript's
 // renderings with text, or images and vector fills, left out (what a page shows and what it hides).
 
-function withFile<T>(bytes: Buffer, work: (file: string, dir: string) => T): T {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-oracle-'));
-  try {
-    const file = path.join(dir, 'in.pdf');
-    fs.writeFileSync(file, bytes);
-    return work(file, dir);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Matching form: NFKC, lower case, whitespace runs as one space. */
 export function fold(text: string): string {
