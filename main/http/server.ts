@@ -30,6 +30,9 @@ const ERROR_RESPONSES = {
   500: errorResponse('internal_error'),
 };
 
+/** How long shutdown lets requests in flight finish before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
 export interface ObscuraServer {
   app: FastifyInstance;
   /** Starts listening; resolves to the base URL, e.g. http://127.0.0.1:4791. */
@@ -156,9 +159,17 @@ export async function createHttpServer(runtime: Runtime, options: ServerOptions 
       context.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
       return context.baseUrl;
     },
-    close: () => {
+    close: async () => {
       closing = true;
-      return app.close();
+      // A client that never finishes its request or never reads its answer keeps its connection busy, and
+      // Fastify waits for busy connections: after a grace period they are cut, so shutdown always ends.
+      const cutStalled = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cutStalled.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cutStalled);
+      }
     },
   };
 }
