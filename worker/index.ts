@@ -6,6 +6,7 @@ import { runDetection } from './detection/index.js';
 import { ocrPage, ocrPlan } from './ocr/index.js';
 import { runIntake } from './intake/index.js';
 import { openPdf } from './pdf-password/index.js';
+import { releasePackageDocument } from './release-package/index.js';
 import { scan } from './scan.js';
 import { searchMatch } from './search.js';
 import { summarize } from './summary.js';
@@ -35,6 +36,8 @@ export default async function runTask({ task, progressPort }: WorkerEnvelope): P
         return await verify(task);
       case 'export-search':
         return await searchOutput(task);
+      case 'release-package':
+        return await releasePackageDocument(task);
       case 'intake':
         return { kind: 'intake', outcome: await runIntake(task) };
       case 'pdf-password':

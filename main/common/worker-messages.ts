@@ -3,6 +3,7 @@ import type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, Export
 import type { OcrPageTask, OcrPageTaskResult, OcrPlanTask, OcrPlanTaskResult } from './ocr-tasks.js';
 import type { IntakeTask, IntakeTaskResult } from './intake-tasks.js';
 import type { PdfPasswordTask, PdfPasswordTaskResult } from './pdf-password-tasks.js';
+import type { ReleasePackageResult, ReleasePackageTask } from './release-package-tasks.js';
 import type { SearchMatchResult, SearchMatchTask } from './search-tasks.js';
 import type { ScanOptions, ScanResult } from './schemas/jobs.js';
 
@@ -11,6 +12,7 @@ export type { ExportAssembleResult, ExportAssembleTask, ExportBurnResult, Export
 export type { OcrPageTask, OcrPageTaskResult, OcrPlanTask, OcrPlanTaskResult } from './ocr-tasks.js';
 export type { IntakeTask, IntakeTaskResult } from './intake-tasks.js';
 export type { PdfPasswordTask, PdfPasswordTaskResult } from './pdf-password-tasks.js';
+export type { ReleasePackageResult, ReleasePackageTask } from './release-package-tasks.js';
 export type { SearchMatchResult, SearchMatchTask } from './search-tasks.js';
 
 // Messages between the scheduler and the worker threads. Plain data only (structured clone); a worker
@@ -26,14 +28,14 @@ export interface ScanTask {
 }
 
 /** Every task a worker runs; later kinds join this union. */
-export type WorkerTask = ScanTask | DetectionTask | SummaryTask | OcrPlanTask | OcrPageTask | ExportBurnTask | ExportAssembleTask | ExportVerifyTask | ExportSearchTask | IntakeTask | PdfPasswordTask | SearchMatchTask;
+export type WorkerTask = ScanTask | DetectionTask | SummaryTask | OcrPlanTask | OcrPageTask | ExportBurnTask | ExportAssembleTask | ExportVerifyTask | ExportSearchTask | ReleasePackageTask | IntakeTask | PdfPasswordTask | SearchMatchTask;
 
 export interface ScanTaskResult {
   kind: 'scan';
   result: ScanResult;
 }
 
-export type WorkerTaskResult = ScanTaskResult | DetectionTaskResult | SummaryTaskResult | OcrPlanTaskResult | OcrPageTaskResult | ExportBurnResult | ExportAssembleResult | ExportVerifyResult | ExportSearchResult | IntakeTaskResult | PdfPasswordTaskResult | SearchMatchResult;
+export type WorkerTaskResult = ScanTaskResult | DetectionTaskResult | SummaryTaskResult | OcrPlanTaskResult | OcrPageTaskResult | ExportBurnResult | ExportAssembleResult | ExportVerifyResult | ExportSearchResult | ReleasePackageResult | IntakeTaskResult | PdfPasswordTaskResult | SearchMatchResult;
 
 /** The result type that answers a task of kind K. */
 export type ResultFor<K extends WorkerTask['kind']> = Extract<WorkerTaskResult, { kind: K }>;

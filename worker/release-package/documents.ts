@@ -1,22 +1,10 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { CitedExemption, CoverLetter, IndexPdfRow } from '../../main/common/release-package-tasks.js';
+
+// The types travel in the `release-package` task (main/common/release-package-tasks.ts).
+export type { CitedExemption, CoverLetter, IndexPdfRow };
 
 // The withholding index and the cover letter as PDFs: drawn from the requester-facing rows and counts only.
-
-export interface IndexPdfRow {
-  reference: string;
-  document: string;
-  exemptions: string;
-  category: string;
-  withheld: string;
-  count: number;
-  since_previous_release: string;
-}
-
-export interface CitedExemption {
-  code: string;
-  name: string;
-  justification: string | null;
-}
 
 function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
@@ -107,22 +95,6 @@ export async function withholdingIndexPdf(input: { heading: string; rows: IndexP
     entry.drawText(text, { x: 752 - font.widthOfTextAtSize(text, 8), y: 24, size: 8, font });
   });
   return out.save({ useObjectStreams: true, addDefaultPage: false });
-}
-
-export interface CoverLetter {
-  requestNumber: string | null;
-  title: string | null;
-  date: string;
-  releaseNumber: number;
-  documents: number;
-  pages: number;
-  withheldInFull: number;
-  batesRange: string | null;
-  byExemption: { code: string; name: string; count: number }[];
-  /** The office's name and address (release settings), one line each; absent or null: none. */
-  letterhead?: string | null;
-  /** How to appeal (release settings), printed after the counts; absent or null: none. */
-  appealRights?: string | null;
 }
 
 /** The requester's cover letter: letterhead, request number, requester-facing title, date, counts per exemption, appeal rights. */
