@@ -91,14 +91,14 @@ interface ExportState {
 }
 
 async function obscuraExport(dir: string, file: string, input: BenchInput, log: (message: string) => void) {
-  if (!fs.existsSync(new URL('jobs/exports.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
+  if (!fs.existsSync(new URL('jobs/export/index.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
   const { loadConfig } = await load<typeof import('../main/config.js')>('config.js');
   const { createHttpServer } = await load<typeof import('../main/http/server.js')>('http/server.js');
   const { openRuntime } = await load<typeof import('../main/runtime.js')>('runtime.js');
   const { createOrganization } = await load<typeof import('../main/services/bootstrap.js')>('services/bootstrap.js');
   const { systemClock } = await load<typeof import('../main/services/context.js')>('services/context.js');
   const { WorkerPool } = await load<typeof import('../main/jobs/pool.js')>('jobs/pool.js');
-  const { startExportRunner } = await load<typeof import('../main/jobs/exports.js')>('jobs/exports.js');
+  const { startExportRunner } = await load<typeof import('../main/jobs/export/index.js')>('jobs/export/index.js');
 
   const dataDir = path.join(dir, 'data');
   const runtime = await openRuntime(dataDir, loadConfig(dataDir, { port: 0, rateLimits: { enabled: false } }), systemClock);

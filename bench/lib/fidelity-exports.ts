@@ -48,7 +48,7 @@ export async function runExports(dir: string, load: Load, body: (exportOne: Expo
   const { createOrganization } = await load<typeof import('../../main/services/bootstrap.js')>('services/bootstrap.js');
   const { systemClock } = await load<typeof import('../../main/services/context.js')>('services/context.js');
   const { WorkerPool } = await load<typeof import('../../main/jobs/pool.js')>('jobs/pool.js');
-  const { startExportRunner } = await load<typeof import('../../main/jobs/exports.js')>('jobs/exports.js');
+  const { startExportRunner } = await load<typeof import('../../main/jobs/export/index.js')>('jobs/export/index.js');
   const dataDir = path.join(dir, 'data');
   const runtime = await openRuntime(dataDir, loadConfig(dataDir, { port: 0, rateLimits: { enabled: false } }), systemClock);
   const org = await createOrganization(runtime.db, systemClock, { name: 'Bench', adminUsername: 'bench-fidelity' });

@@ -1,6 +1,6 @@
 import { once } from '../common/once.js';
 import { scheduleMaintenance } from '../jobs/maintenance.js';
-import { startExportRunner } from '../jobs/exports.js';
+import { startExportRunner } from '../jobs/export/index.js';
 import { WorkerPool } from '../jobs/pool.js';
 import { startScheduler } from '../jobs/scheduler.js';
 import { useServicePool } from '../jobs/service-pool.js';

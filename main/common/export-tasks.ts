@@ -2,7 +2,7 @@ import type { BurnMethod, ImageMode } from './schemas/exports.js';
 import type { PageCertificate } from './page-certificate.js';
 import type { PageWord } from './schemas/pages.js';
 
-// Worker tasks of the export runner (main/jobs/exports.ts → worker/burn-in/). Plain data only.
+// Worker tasks of the export runner (main/jobs/export/ → worker/burn-in/). Plain data only.
 
 export interface BurnPoint {
   x: number;
@@ -303,7 +303,7 @@ export interface ExportVerifyResult {
   withheld?: string[];
   /**
    * Pages redacted in their content that failed (b) or (c) of the two-way check on the written file: the file
-   * must not be released; the runner renders these pages instead and makes the file again (export-build.ts).
+   * must not be released; the runner renders these pages instead and makes the file again (main/jobs/export/verify.ts madeAndVerified).
    */
   refused?: RefusedPage[];
 }

@@ -135,7 +135,7 @@ export async function release(bytes: Uint8Array, boxes: Map<number, BurnBox[]>, 
     const outputPath = path.join(dir, 'out.pdf');
     const make = () => assemble({ kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix: task.workPrefix }, () => undefined);
     const assembled = await make();
-    // As the runner does (export-build.ts madeAndVerified): the two-way check of the written file may refuse a
+    // As the runner does (main/jobs/export/verify.ts madeAndVerified): the two-way check of the written file may refuse a
     // rewritten page; it is then rendered with the reason and the file made again.
     const { refused = [] } = await verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: false });
     if (refused.length > 0) {

@@ -26,7 +26,7 @@ import { DEFAULT_RELEASE_SETTINGS, SAFEGUARDS } from '../../main/common/schemas/
 import { putReleaseSettings } from '../../main/db/queries/release-settings.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { upsertDocumentPage } from '../../main/db/queries/document-pages.js';
-import { startExportRunner, type ExportRunner } from '../../main/jobs/exports.js';
+import { startExportRunner, type ExportRunner } from '../../main/jobs/export/index.js';
 import { WorkerPool } from '../../main/jobs/pool.js';
 import { createCase, startInstance, tempDir, uploadDocuments, type TestInstance } from './instance.js';
 import { dataOf, getUrl } from './integration-support.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Config, ConfigInput } from '../../main/config.js';
 import { WatchedFile, WatchedFolder, WatchedFolderStatus } from '../../main/common/schemas/watched-folders.js';
-import { startExportRunner } from '../../main/jobs/exports.js';
+import { startExportRunner } from '../../main/jobs/export/index.js';
 import { WorkerPool } from '../../main/jobs/pool.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { WatchedFolders } from '../../main/jobs/watched-folders/manager.js';

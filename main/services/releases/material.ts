@@ -54,7 +54,7 @@ export function pageKey(documentId: number, from: number, to: number): string {
  * A box's own exemption code: an organization code the clerk put first in the box's reason (e.g. "(b)(7)(C)
  * witness"), else its layer's code. Only the matched code is used; the reason itself stays internal.
  */
-export function exemptionOf(box: Box, exemptions: ReleaseMaterial['exemptions']): string {
+export function exemptionOf(box: Box, exemptions: readonly { code: string }[]): string {
   const reason = box.reason?.trimStart() ?? '';
   return exemptions.find((entry) => reason.startsWith(entry.code))?.code ?? LAYER_INFO[box.layer].exemption;
 }

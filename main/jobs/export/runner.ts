@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { onExportChanged } from '../db/change-signals.js';
-import { transact } from '../db/transaction.js';
-import { findExportById, renewExportLeases } from '../db/queries/exports.js';
-import { leaseExpiry, processIdentity, type LeaseTerms } from '../cluster/identity.js';
-import type { ExportRow } from '../db/schema.js';
-import type { Runtime } from '../runtime.js';
-import type { StagedBlob } from '../services/blob-store.js';
-import { ExportNotPossible, gatherExportMaterial } from '../services/export-material.js';
+import { onExportChanged } from '../../db/change-signals.js';
+import { transact } from '../../db/transaction.js';
+import { findExportById, renewExportLeases } from '../../db/queries/exports.js';
+import { leaseExpiry, processIdentity, type LeaseTerms } from '../../cluster/identity.js';
+import type { ExportRow } from '../../db/schema.js';
+import type { Runtime } from '../../runtime.js';
+import type { StagedBlob } from '../../services/blob-store.js';
+import { ExportNotPossible, gatherExportMaterial } from '../../services/export-material.js';
 import {
   claimNextExport,
   completeExport,
@@ -16,11 +15,12 @@ import {
   recoverInterruptedExports,
   requeueStoppedExport,
   setExportProgress,
-} from '../services/exports.js';
-import { buildExport } from './export-build.js';
-import type { WorkerPool } from './pool.js';
-import { CoalescedPass } from './coalesced-pass.js';
-import { failureDetail } from './failure-detail.js';
+} from '../../services/exports.js';
+import type { WorkerPool } from '../pool.js';
+import { CoalescedPass } from '../coalesced-pass.js';
+import { failureDetail } from '../failure-detail.js';
+import { buildExport } from './build.js';
+import { removeWorkFiles } from './context.js';
 
 /** Progress is written at most this often per export. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -196,13 +196,6 @@ export class ExportRunner {
     }
     await Promise.all([...this.running.values()].map((entry) => entry.done));
   }
-}
-
-async function removeWorkFiles(workPrefix: string): Promise<void> {
-  const dir = path.dirname(workPrefix);
-  const prefix = path.basename(workPrefix);
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.startsWith(prefix)).map((name) => fsp.rm(path.join(dir, name), { force: true })));
 }
 
 export function startExportRunner(runtime: Runtime, pool: WorkerPool, options: ExportRunnerOptions = {}): ExportRunner {

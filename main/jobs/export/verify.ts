@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import type { BurnSettings, ExportAssembleResult, ExportVerification, RefusedPage } from '../../common/export-tasks.js';
+import { foldText } from '../../common/fold-text.js';
+import type { ExportMaterial } from '../../services/export-material.js';
+import { renderRefused } from './burn.js';
+import { chunk, settleAll, type BuildContext, type Burned, type Releasable } from './context.js';
+
+// Verification step (main thread: shares out the checks and sums them; pool: `export-verify` page checks, then
+// `export-search` over the whole file or zip). A file that fails is never committed.
+
+/**
+ * Verifies a written file with tasks spread over the pool: the first also checks structure and page count,
+ * the burned pages are shared out. Any failure rejects; the file is then never committed.
+ */
+export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false): Promise<CheckedFile> {
+  const groups = assembled.checks.length === 0 ? [[]] : chunk(assembled.checks, Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8)));
+  const results = await settleAll(
+    groups.map((checks, index) =>
+      ctx.pool.run(
+        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(keepHidden && { keepHidden }) },
+        { signal: ctx.signal, onProgress: () => undefined },
+      ),
+    ),
+  );
+  const refused = results.flatMap((result) => result.refused ?? []);
+  // Then the whole file, object by object, for every withheld text of its pages (worker/release-check/); a file
+  // with refused pages is made again (renderRefused), and the new one searched.
+  const withheld = [...new Set(results.flatMap((result) => result.withheld ?? []))];
+  const searched = refused.length > 0 ? { shown: {} } : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld }, { signal: ctx.signal, onProgress: () => undefined });
+  const verification = results.reduce<ExportVerification>(
+    (sum, { verification }) => ({
+      pages: verification.pages,
+      burnedPages: sum.burnedPages + verification.burnedPages,
+      withheldWords: sum.withheldWords + verification.withheldWords,
+      certificates: [...(sum.certificates ?? []), ...(verification.certificates ?? [])].sort((a, b) => a.output_page - b.output_page),
+    }),
+    { pages: assembled.pages, burnedPages: 0, withheldWords: 0, certificates: [] },
+  );
+  return Object.assign(verification, { shown: searched.shown, refused });
+}
+
+/**
+ * A verified file: its verification, each withheld text (folded) with its count in the file's page text, and the
+ * rewritten pages its two-way check refused (the file must then be made again: renderRefused).
+ */
+export type CheckedFile = ExportVerification & { shown: Record<string, number>; refused: RefusedPage[] };
+
+/**
+ * Makes files with `make` and verifies each; when the check refuses rewritten pages, renders them and makes and
+ * verifies the files once more. The files returned are those verified.
+ */
+export async function madeAndVerified<T extends { path: string; assembled: ExportAssembleResult }>(
+  ctx: BuildContext,
+  material: ExportMaterial,
+  documents: Releasable[],
+  burned: Burned,
+  settings: BurnSettings,
+  make: () => Promise<T[]>,
+  keepHidden = false,
+): Promise<{ outputs: T[]; verifications: CheckedFile[] }> {
+  let outputs = await make();
+  let verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  const refused = verifications.flatMap((verification) => verification.refused);
+  if (refused.length === 0) return { outputs, verifications };
+  await renderRefused(ctx, material, documents, burned, refused, settings, keepHidden);
+  // Assembly writes a new file only (never over one): the refused files go first.
+  for (const output of outputs) await fs.promises.rm(output.path, { force: true });
+  outputs = await make();
+  verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  if (verifications.some((verification) => verification.refused.length > 0)) throw new Error('verification refused pages that were rendered');
+  return { outputs, verifications };
+}
+
+/**
+ * Searches a release zip for every withheld text of its PDFs, each allowed as often as those PDFs show it.
+ * A leak rejects: the zip is then never committed.
+ */
+export async function searchPackage(ctx: BuildContext, material: ExportMaterial, path: string, files: readonly CheckedFile[], wording = '', released: readonly string[] = []): Promise<void> {
+  // What the released PDFs show is counted by the search itself (every withheld text in every one of them).
+  const allowance: Record<string, number> = {};
+  for (const file of files) for (const text of Object.keys(file.shown)) allowance[text] = 0;
+  // Each of the package's own files may repeat the package's own wording too (release-zip.ts packageWording).
+  const folded = foldText(wording);
+  for (const text of Object.keys(allowance)) allowance[text] = (allowance[text] ?? 0) + (folded.split(text).length - 1);
+  await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'zip', withheld: Object.keys(allowance), allowance, released: [...released] }, { signal: ctx.signal, onProgress: () => undefined });
+}
