@@ -10,6 +10,7 @@ import { clocksOf, nextDay, refreshDueDate, rowClock, todayOf } from './request-
 import { recordChange } from './change-log.js';
 import { assertCallerMayApprove } from './releases/separation.js';
 import { isoNow, type ServiceContext } from './context.js';
+import { requireCase } from './case-lookup.js';
 
 /** Which action moves a case from which statuses to which status. The single source of the workflow. */
 export const CASE_TRANSITIONS: Readonly<Record<CaseAction, { from: readonly CaseStatus[]; to: CaseStatus }>> = {
@@ -44,12 +45,8 @@ export function toCase(row: CaseRow, clock: RequestClock = rowClock(row)): Case 
   };
 }
 
-/** Loads a case of the caller's organization or throws 404; deleted cases are still found. */
-export async function requireCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<CaseRow> {
-  const row = await findCase(db, ctx.actor.organizationId, caseId);
-  if (!row) throw notFound('case');
-  return row;
-}
+// Loads a case of the caller's organization or throws 404; deleted cases are still found. */
+export { requireCase };
 
 /** Like requireCase, but a deleted case cannot be changed. */
 async function requireLiveCase(db: Executor, ctx: ServiceContext, caseId: number): Promise<CaseRow> {

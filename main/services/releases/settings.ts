@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import type { UpdateCaseReleaseDetailsBody } from '../../common/schemas/releases.js';
 import { DomainError } from '../../common/errors.js';
-import { requireCase } from '../cases.js';
+import { requireCase } from '../case-lookup.js';
 import { recordChange } from '../change-log.js';
 import { isoNow, type ServiceContext } from '../context.js';
 
