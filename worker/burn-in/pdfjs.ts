@@ -3,6 +3,8 @@ import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { FontWidths, TextRun } from './words.js';
 import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
+import { itemText } from '../pdf-glyphs/index.js';
+import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
 // Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.
@@ -39,31 +41,23 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   }
 }
 
-/** The page's text runs in PDF user space (marked-content markers skipped). */
+/**
+ * The page's text runs in PDF user space (marked-content markers skipped), in the document's text (pdf-glyphs/
+ * unicode.ts) where the page's fonts are loaded (its operator list was built).
+ */
 export async function textRuns(page: PDFPageProxy): Promise<TextRun[]> {
   const content = await page.getTextContent();
   const runs: TextRun[] = [];
   for (const item of content.items) {
-    if ('str' in item) runs.push({ str: item.str, transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName });
+    if ('str' in item) runs.push({ str: itemText(page, item), transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName });
   }
   return runs;
 }
 
-interface LoadedFont {
+interface LoadedFont extends FontEncoding {
   widths?: Record<number, number>;
   defaultWidth?: number;
   isType3Font?: boolean;
-  /** Structured-cloned from pdf.js's ToUnicodeMap: its methods are gone, its code → text table stays. */
-  toUnicode?: { _map?: unknown };
-}
-
-function unicodeEntries(toUnicode: LoadedFont['toUnicode']): [number, string][] {
-  const map = toUnicode?._map;
-  if (Array.isArray(map)) return map.flatMap((unicode: unknown, code) => (typeof unicode === 'string' ? [[code, unicode] as [number, string]] : []));
-  if (map && typeof map === 'object') {
-    return Object.entries(map as Record<string, unknown>).flatMap(([code, unicode]) => (typeof unicode === 'string' ? [[Number(code), unicode] as [number, string]] : []));
-  }
-  return [];
 }
 
 /**
@@ -82,7 +76,8 @@ export function fontWidthsOf(page: PDFPageProxy): (fontName: string) => FontWidt
         const widths = font.widths;
         if (widths && !font.isType3Font) {
           const byChar = new Map<string, number>();
-          for (const [code, unicode] of unicodeEntries(font.toUnicode)) {
+          const entries = [...unicodeEntries(font.toUnicode), ...documentText(font).byCode];
+          for (const [code, unicode] of entries) {
             const width = widths[code] ?? font.defaultWidth;
             if (Array.from(unicode).length === 1 && typeof width === 'number' && width > 0 && !byChar.has(unicode)) byChar.set(unicode, width);
           }

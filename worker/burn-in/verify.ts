@@ -7,7 +7,7 @@ import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
 import { structureProblems } from './sanitize.js';
-import { checkObjects, checkPages, describeLeaks, fileText, fold, searchZip, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
+import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
 
 // The check a produced PDF must pass before its export may complete. It reads the written bytes back, with
 // both libraries, independently of how they were made; a file's pages may be checked by several tasks at once.
@@ -150,7 +150,7 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
   try {
     const pages = await fileText(document);
     const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    const leaks = checkObjects(parsed.context, bytes, withheld, pages);
+    const leaks = await checkPdfObjects(document, parsed.context, bytes, withheld, pages);
     if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
     const shown: Record<string, number> = {};
     for (const text of withheld) shown[text] = pages.reduce((sum, page) => sum + (page.split(text).length - 1), 0);

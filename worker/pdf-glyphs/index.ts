@@ -1,5 +1,6 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { pageGlyphs, type Glyph, type HiddenBy } from './interpret.js';
+import { runText, type FontEncoding } from './unicode.js';
 
 // One front door for reading a PDF page glyph by glyph (interpret.ts): the release check, the text layer of
 // rendered pages and the scan's hidden-content report all read pages this way.
@@ -27,6 +28,20 @@ export async function readGlyphs(document: PDFDocumentProxy, page: PDFPageProxy)
       return true;
     }
   });
+}
+
+/**
+ * The document's text of one item of pdf.js's text content, as the glyph reading gives it (unicode.ts): needs
+ * the page's fonts loaded (its operator list built first), else pdf.js's own reading stays.
+ */
+export function itemText(page: PDFPageProxy, item: { str: string; fontName: string }): string {
+  let font: FontEncoding | null = null;
+  try {
+    font = page.commonObjs.has(item.fontName) ? (page.commonObjs.get(item.fontName) as FontEncoding) : null;
+  } catch {
+    font = null;
+  }
+  return runText(font, item.str);
 }
 
 /** Text that a viewer of the source never shows, by kind, with where it lies: what a release leaves out. */

@@ -1,4 +1,5 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { glyphText, type FontEncoding } from './unicode.js';
 
 // Every glyph a page draws, each with its own extent in user space, read from pdf.js's operator list (the
 // evaluator's output, not its text-content path) by following the text state as pdf.js's canvas does: font
@@ -12,8 +13,10 @@ export type Matrix = [number, number, number, number, number, number];
 export type HiddenBy = 'optional-content' | 'invisible' | 'outside-crop' | 'covered' | 'clipped';
 
 export interface Glyph {
-  /** The glyph's text (its ToUnicode value; a ligature may give several characters); '' when unknown. */
+  /** The glyph's text (the document's, unicode.ts; a ligature may give several characters); '' when unknown. */
   text: string;
+  /** A simple font's code as the content stream holds it (Symbol's "l" for λ), what an object search finds; else ''. */
+  bytes: string;
   /** Corners of the glyph's box (advance × ascent..descent, or the em square in vertical writing), user space. */
   quad: [number, number, number, number, number, number, number, number];
   x1: number;
@@ -32,7 +35,7 @@ export interface Glyph {
   annotation: boolean;
 }
 
-interface FontInfo {
+interface FontInfo extends FontEncoding {
   vertical?: boolean;
   defaultVMetrics?: number[];
   fontMatrix?: number[];
@@ -42,6 +45,7 @@ interface FontInfo {
 }
 
 interface GlyphOp {
+  originalCharCode?: number;
   unicode?: string;
   width?: number;
   vmetric?: number[] | null;
@@ -220,13 +224,15 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       const bounds = boundsOf(quad);
       const emQuad: number[] = [];
       if (emCorners) for (let index = 0; index < 8; index += 2) emQuad.push(...apply(base, emCorners[index] ?? 0, emCorners[index + 1] ?? 0));
-      const text = op.unicode ?? '';
+      const text = glyphText(font, op.originalCharCode, op.unicode ?? '');
       // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
       const cx = (bounds.x1 + bounds.x2) / 2;
       const cy = (bounds.y1 + bounds.y2) / 2;
       const clipped = cx < state.clip.x1 || cx > state.clip.x2 || cy < state.clip.y1 || cy > state.clip.y2;
+      const code = op.originalCharCode ?? 0;
       glyphs.push({
         text,
+        bytes: font.composite || code > 0xff ? '' : String.fromCharCode(code),
         quad: quad as Glyph['quad'],
         ...bounds,
         em: emCorners ? boundsOf(emQuad) : bounds,

@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdf } from '../burn-in/pdfjs.js';
 import { readGlyphs } from '../pdf-glyphs/index.js';
-import { checkObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
+import { checkPdfObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
 import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
 
 // Release assurance (issue 25): a check that reads a written release as an adversary would, knowing nothing of
@@ -14,7 +14,7 @@ import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, t
 
 export { fold, touches, type Rect, type Withheld } from './strings.js';
 export type { ObjectPlace } from './objects.js';
-export { checkObjects, fileText, MIN_OBJECT_NEEDLE, textContentText, type Leak, type PlaceKind } from './search.js';
+export { checkObjects, checkPdfObjects, fileText, MIN_OBJECT_NEEDLE, textContentText, type Leak, type PlaceKind } from './search.js';
 export { searchZip } from './zip.js';
 
 export interface PageToCheck {
@@ -46,8 +46,9 @@ export async function withheldOfPage(
 
 /** Both readings of an output page: pdf.js's text content, and glyph by glyph (visible text and the rest). */
 async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy) {
-  const textContent = await textContentText(page);
+  // Glyphs first: their operator list loads the fonts the text content's reading maps through.
   const glyphs = await readGlyphs(document, page);
+  const textContent = await textContentText(page);
   return {
     textContent,
     all: joinedText(glyphs, () => true),
@@ -91,7 +92,7 @@ export async function searchPdf(bytes: Uint8Array, pages: readonly PageToCheck[]
     const withheld = [...new Set(pages.flatMap((page) => page.withheld.map((entry) => entry.text)))];
     const tokens = await fileText(output);
     const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    leaks.push(...checkObjects(parsed.context, bytes, withheld, tokens));
+    leaks.push(...(await checkPdfObjects(output, parsed.context, bytes, withheld, tokens)));
     return { leaks, shown: new Map(withheld.map((text) => [text, countIn(tokens, text)])) };
   } finally {
     await output.destroy();

@@ -1,7 +1,8 @@
 import type { PDFContext } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { itemText, readGlyphs } from '../pdf-glyphs/index.js';
 import { searchObjects, type ObjectPlace } from './objects.js';
-import { countIn, fold } from './strings.js';
+import { countIn, fold, joinedText } from './strings.js';
 
 // The readings the release check searches: pdf.js's text content of a page or file, and the objects of a file.
 
@@ -18,11 +19,14 @@ export interface Leak {
 /** Shortest withheld text searched in objects and packages: one character matches too much unrelated data. */
 export const MIN_OBJECT_NEEDLE = 2;
 
-/** pdf.js's reading of a page: its text content in order, folded and joined (strings.ts joinedText). */
+/**
+ * pdf.js's reading of a page: its text content in order, folded and joined (strings.ts joinedText), in the
+ * document's text (pdf-glyphs/unicode.ts) where the page's fonts are loaded (its operator list built first).
+ */
 export async function textContentText(page: PDFPageProxy): Promise<string> {
   const content = await page.getTextContent();
   let text = '';
-  for (const item of content.items) if ('str' in item) text += item.str;
+  for (const item of content.items) if ('str' in item) text += itemText(page, item);
   return fold(text);
 }
 
@@ -55,3 +59,24 @@ export function checkObjects(context: PDFContext, bytes: Uint8Array | null, with
   return [...places].map((place) => ({ page: null, place }));
 }
 
+
+/**
+ * checkObjects over a PDF, where a text's shown codes count too: a content stream holds a Symbol or ZapfDingbats
+ * string's codes ("lazy" for λαζψ), which its page text never reads. Only when the first count finds too many
+ * (every page's glyphs then read once more): each text is allowed as often as the shown text or its codes hold it.
+ */
+export async function checkPdfObjects(output: PDFDocumentProxy, context: PDFContext, bytes: Uint8Array, withheld: readonly string[], shownTokens: readonly string[]): Promise<Leak[]> {
+  const leaks = checkObjects(context, bytes, withheld, shownTokens);
+  if (leaks.length === 0) return leaks;
+  const codes: string[] = [];
+  for (let number = 1; number <= output.numPages; number += 1) {
+    const page = await output.getPage(number);
+    try {
+      codes.push(joinedText((await readGlyphs(output, page)).map((glyph) => ({ ...glyph, text: glyph.bytes })), () => true));
+    } finally {
+      page.cleanup();
+    }
+  }
+  const extra = new Map(withheld.map((text) => [text, Math.max(0, countIn(codes, text) - countIn(shownTokens, text))]));
+  return checkObjects(context, bytes, withheld, shownTokens, extra);
+}

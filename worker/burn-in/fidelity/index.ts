@@ -1,4 +1,5 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { itemText } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
@@ -66,7 +67,7 @@ export async function wordsOfPage(page: PDFPageProxy, byMarkedContent = false): 
  */
 async function markedRuns(page: PDFPageProxy): Promise<TextRun[]> {
   const content = await page.getTextContent({ includeMarkedContent: true });
-  return content.items.flatMap((item) => ('str' in item ? [{ str: item.str, transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName }] : []));
+  return content.items.flatMap((item) => ('str' in item ? [{ str: itemText(page, item), transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName }] : []));
 }
 
 function viewOf(page: PDFPageProxy): Rect {

@@ -1,0 +1,30 @@
+// The ZapfDingbats glyph list (Adobe's zapfdingbats.txt) as pdf.js ships it (getDingbatsGlyphsUnicode in
+// pdfjs-dist's worker, which it does not export): glyph name, then code point in hex. Names outside the Adobe
+// Glyph List, so pdf.js's text reading never maps them (test/unit/pdf-glyphs-unicode.test.ts checks this copy
+// against the installed pdf.js).
+const LIST = [
+  'a1 2701 a2 2702 a202 2703 a3 2704 a4 260e a5 2706 a119 2707 a118 2708 a117 2709 a11 261b a12 261e a13 270c',
+  'a14 270d a15 270e a16 270f a105 2710 a17 2711 a18 2712 a19 2713 a20 2714 a21 2715 a22 2716 a23 2717 a24 2718',
+  'a25 2719 a26 271a a27 271b a28 271c a6 271d a7 271e a8 271f a9 2720 a10 2721 a29 2722 a30 2723 a31 2724',
+  'a32 2725 a33 2726 a34 2727 a35 2605 a36 2729 a37 272a a38 272b a39 272c a40 272d a41 272e a42 272f a43 2730',
+  'a44 2731 a45 2732 a46 2733 a47 2734 a48 2735 a49 2736 a50 2737 a51 2738 a52 2739 a53 273a a54 273b a55 273c',
+  'a56 273d a57 273e a58 273f a59 2740 a60 2741 a61 2742 a62 2743 a63 2744 a64 2745 a65 2746 a66 2747 a67 2748',
+  'a68 2749 a69 274a a70 274b a71 25cf a72 274d a73 25a0 a74 274f a203 2750 a75 2751 a204 2752 a76 25b2',
+  'a77 25bc a78 25c6 a79 2756 a81 25d7 a82 2758 a83 2759 a84 275a a97 275b a98 275c a99 275d a100 275e',
+  'a101 2761 a102 2762 a103 2763 a104 2764 a106 2765 a107 2766 a108 2767 a112 2663 a111 2666 a110 2665',
+  'a109 2660 a120 2460 a121 2461 a122 2462 a123 2463 a124 2464 a125 2465 a126 2466 a127 2467 a128 2468',
+  'a129 2469 a130 2776 a131 2777 a132 2778 a133 2779 a134 277a a135 277b a136 277c a137 277d a138 277e',
+  'a139 277f a140 2780 a141 2781 a142 2782 a143 2783 a144 2784 a145 2785 a146 2786 a147 2787 a148 2788',
+  'a149 2789 a150 278a a151 278b a152 278c a153 278d a154 278e a155 278f a156 2790 a157 2791 a158 2792',
+  'a159 2793 a160 2794 a161 2192 a163 2194 a164 2195 a196 2798 a165 2799 a192 279a a166 279b a167 279c',
+  'a168 279d a169 279e a170 279f a171 27a0 a172 27a1 a173 27a2 a162 27a3 a174 27a4 a175 27a5 a176 27a6',
+  'a177 27a7 a178 27a8 a179 27a9 a193 27aa a180 27ab a199 27ac a181 27ad a200 27ae a182 27af a201 27b1',
+  'a183 27b2 a184 27b3 a197 27b4 a185 27b5 a194 27b6 a198 27b7 a186 27b8 a195 27b9 a187 27ba a188 27bb',
+  'a189 27bc a190 27bd a191 27be a89 2768 a90 2769 a93 276a a94 276b a91 276c a92 276d a205 276e a85 276f',
+  'a206 2770 a86 2771 a87 2772 a88 2773 a95 2774 a96 2775',
+].join(' ');
+
+/** Dingbat glyph name → Unicode code point. */
+export const DINGBATS: ReadonlyMap<string, number> = new Map(
+  LIST.split(' ').flatMap((token, index, tokens) => (index % 2 === 0 ? [[token, Number.parseInt(tokens[index + 1] ?? '0', 16)] as [string, number]] : [])),
+);
