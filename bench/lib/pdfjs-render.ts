@@ -1,6 +1,7 @@
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { GreyPage } from './poppler.js';
+import type { PageAnnotation } from './release-oracle.js';
 
 // pdf.js renderings for the release-fidelity bench. A page the export rendered is pdf.js's drawing of the
 // source stored as an image, so its pixels are compared with pdf.js's drawing of the source page: the same
@@ -33,6 +34,24 @@ export async function pdfjsGreyPage(open: OpenPdf, bytes: Buffer, pageNumber: nu
     }
     page.cleanup();
     return { width, height, pixels };
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** A page's annotations a viewer shows (not Hidden, not NoView): display rectangles (72 dpi, top-left origin), subtypes. */
+export async function annotationAreas(openPdf: OpenPdf, bytes: Buffer, pageNumber: number): Promise<PageAnnotation[]> {
+  const document = await openPdf(bytes);
+  try {
+    const page = await document.getPage(pageNumber);
+    const viewport = page.getViewport({ scale: 1 });
+    const annotations = (await page.getAnnotations({ intent: 'display' })) as { rect?: number[]; annotationFlags?: number; subtype?: string }[];
+    return annotations
+      .filter((annotation) => Array.isArray(annotation.rect) && annotation.rect.length === 4 && ((annotation.annotationFlags ?? 0) & (2 | 32)) === 0)
+      .map((annotation) => {
+        const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(annotation.rect as number[]);
+        return { subtype: annotation.subtype ?? '', rect: { x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) } };
+      });
   } finally {
     await document.destroy();
   }
