@@ -156,7 +156,7 @@ export const releaseFidelity: Benchmark = {
   name: 'release-fidelity',
   description: 'Release fidelity over real-world, made and adversarial PDFs: leaks, words missing, characters changed, pixels outside the black, growth, content vs rendered, size, time (issues 15, 25)',
   async run(settings): Promise<BenchReport> {
-    if (!fs.existsSync(new URL('jobs/exports.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
+    if (!fs.existsSync(new URL('jobs/export/index.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-bench-fidelity-'));
     const limit = Number(process.env.BENCH_FIDELITY_FILES ?? '0') || Infinity;
     const corpus = fs.existsSync(CORPUS) ? fs.readdirSync(CORPUS).filter((name) => name.endsWith('.pdf')).sort().slice(0, limit) : [];
