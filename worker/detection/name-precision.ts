@@ -1,4 +1,5 @@
 import { FIRST_NAMES, SURNAMES, TITLES } from './name-lists.js';
+import { withoutEnglish } from './name-shape.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
 // capitalised words a name detector feeds on. These tests say when such a word is no person, from the word's
@@ -13,8 +14,9 @@ export function codeShaped(word: string): boolean {
   if (core.length === 0) return false;
   // Initials run together (J.R.R.) are no code; a dot between words of letters is (Name.Builtin, os.path).
   if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}/u.test(core)) return true;
-  if (core.includes('-')) {
-    const parts = core.split('-').filter((part) => part.length > 0);
+  // The minus sign and dashes of typeset manuals stand for the hyphen (Ctrl−D, perf−stat).
+  if (/[-−‐–]/u.test(core)) {
+    const parts = core.split(/[-−‐–]/u).filter((part) => part.length > 0);
     // JEAN-PIERRE in capitals, Jean-Pierre or Pégourié-Gonnard in title case; KOMA-Script, LuaTEX-ko, Kernel-level not.
     if (parts.every((part) => /^\p{Lu}[\p{Lu}'’]+$/u.test(part))) return false;
     return parts.some((part) => !/^\p{Lu}[\p{Ll}'’]+$/u.test(part));
@@ -76,6 +78,8 @@ export interface TermContext {
   technical: boolean;
   /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
   codeDense: boolean;
+  /** The page has next to no English prose (another language, a code listing): `withoutEnglish`. Per page only. */
+  noEnglish: boolean;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -99,6 +103,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     standalone: either(page.standalone, document.standalone),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
+    noEnglish: page.noEnglish,
   };
 }
 
@@ -122,7 +127,8 @@ function buildContext(text: string): TermContext {
   const headings = new Set<string>();
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
-    const numbered = /^\d{1,2}(?:\.\d{1,2})*\.?\s+\p{Lu}[^.,;:!?]{0,60}$/u.test(trimmed) && trimmed.split(/\s+/).length <= 8;
+    // Numbered or lettered ("a. Kernel Magic"; lower-case letters only, "J. Smith" is an initial).
+    const numbered = /^(?:\d{1,2}(?:\.\d{1,2})*\.?|[a-z][.)])\s+\p{Lu}[^.,;:!?]{0,60}$/u.test(trimmed) && trimmed.split(/\s+/).length <= 8;
     const single = /^\p{Lu}[\p{L}'’-]+$/u.test(trimmed);
     if (numbered || single) for (const word of trimmed.match(/\p{L}[\p{L}'’-]*/gu) ?? []) headings.add(word.toLowerCase());
   }
@@ -154,7 +160,7 @@ function buildContext(text: string): TermContext {
   const technical = code >= Math.max(3, tokens.length * 0.01);
   const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
-  return { lower, headings, standalone, technical, codeDense };
+  return { lower, headings, standalone, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
