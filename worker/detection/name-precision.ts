@@ -13,7 +13,7 @@ export function codeShaped(word: string): boolean {
   const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/u, '');
   if (core.length === 0) return false;
   // Initials run together (J.R.R.) are no code; a dot between words of letters is (Name.Builtin, os.path).
-  if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}/u.test(core)) return true;
+  if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}|\p{L}:\p{L}/u.test(core)) return true;
   // The minus sign and dashes of typeset manuals stand for the hyphen (Ctrl−D, perf−stat).
   if (/[-−‐–]/u.test(core)) {
     const parts = core.split(/[-−‐–]/u).filter((part) => part.length > 0);
@@ -56,6 +56,11 @@ const TERM_HEADS = new Set(
     .filter(Boolean),
 );
 
+/** Nouns that name what a product is, written in lower case after its name ("the Psyco compiler", "Huffman tables"). */
+const PRODUCT_NOUNS =
+  'compiler|compilers|interpreter|engine|browser|library|package|packages|framework|toolkit|editor|server|client|driver|module|plugin|extension|implementation|shell|program|programs|application|tool|tools|utility|format|font|fonts|typeface|language|system|project|coding|code|codes|tables|algorithm|protocol|parser|debugger|kernel|runtime|command|option|bindings|api';
+const PRODUCT_USE = new RegExp(`(?<![\\p{L}\\p{N}_\\-])(\\p{Lu}\\p{Ll}{2,})[ \\t]+(?:(?:${PRODUCT_NOUNS})(?![\\p{L}\\p{N}_-])|v?\\d+\\.\\d+)`, 'gu');
+
 /** A version number or a file extension right after a name (Unicode 15.0, Python 3.12, LuaTeX v1.10): a product. */
 const VERSION_AFTER = /^[ \t]*(?:v(?:ersion)?[ \t]*)?(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)\d+(?:\.\d+)+[\p{L}\d-]*(?![\p{L}\d])|^[ \t]*v\d+\b|^\.(?:sty|cls|tex|lua|py|js|exe|dll|so|pdf|txt)\b/iu;
 
@@ -74,6 +79,8 @@ export interface TermContext {
   headings: WordSet;
   /** Capitalised words written three times or more and never beside another capitalised word: a product or project ("Unicode", "Ghostscript"). */
   standalone: WordSet;
+  /** Capitalised words the technical text puts right before a product noun or a version ("the Dynamo compiler", "Safari 4.0"). */
+  products: WordSet;
   /** The text reads as technical: code-shaped tokens make 1% of it (at least three). */
   technical: boolean;
   /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
@@ -101,6 +108,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     lower: either(page.lower, document.lower),
     headings: either(page.headings, document.headings),
     standalone: either(page.standalone, document.standalone),
+    products: either(page.products, document.products),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -160,7 +168,9 @@ function buildContext(text: string): TermContext {
   const technical = code >= Math.max(3, tokens.length * 0.01);
   const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
-  return { lower, headings, standalone, technical, codeDense, noEnglish: withoutEnglish(text) };
+  const products = new Set<string>();
+  if (technical) for (const match of text.matchAll(PRODUCT_USE)) products.add((match[1] as string).toLowerCase());
+  return { lower, headings, standalone, products, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
@@ -168,13 +178,13 @@ const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
   if (known(word)) return false;
-  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word);
+  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word);
 }
 
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare)));
+  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */

@@ -119,8 +119,8 @@ export function unlikelyName(text: string, start: number, end: number, context: 
     if (notNameShaped(words[0] as string)) return true;
     // A common English word opening a sentence of technical text ("Treats lines …"): a verb or noun, not a name.
     if (context.technical && sentenceInitial(text, start) && commonWord(word)) return true;
+    // With next to no English on the page the tagger guesses at capitalised words: one alone needs to be a known name.
+    if (context.noEnglish && !known(word)) return true;
   }
-  if (after) return false;
-  // With next to no English on the page the tagger guesses: a name needs a known word or a cue.
-  return context.noEnglish && !bare.some(known);
+  return false;
 }
