@@ -12,6 +12,8 @@ const NAME_PREFIX = /^(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|Del|Della|La|Le|Van|
 export function codeShaped(word: string): boolean {
   const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/u, '');
   if (core.length === 0) return false;
+  // A TeX command (\Bbb, \mathbb): the backslash goes with the leading punctuation stripped above.
+  if (/\\\p{L}/u.test(word)) return true;
   // Initials run together (J.R.R.) are no code; a dot between words of letters is (Name.Builtin, os.path).
   if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}|\p{L}:\p{L}/u.test(core)) return true;
   // The minus sign and dashes of typeset manuals stand for the hyphen (Ctrl−D, perf−stat).

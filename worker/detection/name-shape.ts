@@ -77,6 +77,8 @@ export function withoutEnglish(text: string): boolean {
 }
 
 const SUFFIX = /^(?:II|III|IV|JR|SR)$/;
+/** Lower-case words inside names: particles of surnames and joining words (van, de la, bin, y). */
+const PARTICLES = new Set('de del della der den van von da di du le la les bin bint ibn abu al el st y e dos das do ten ter zu op ben'.split(' '));
 const bareWord = (word: string) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
 
 /**
@@ -111,8 +113,13 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   if (backed) return false;
   const words = text.slice(start, end).split(/\s+/).filter((word) => /\p{L}/u.test(word));
   const bare = words.map((word) => bareWord(word).toLowerCase());
+  // A lower-case word inside that is no particle ("Wer diesen", "Yu yu", "chen Zweck"): a phrase or a glyph sample.
+  if ((context.technical || context.noEnglish) && words.some((word) => /^\p{Ll}/u.test(bareWord(word)) && !PARTICLES.has(bareWord(word)))) return true;
   if (words.length === 1) {
     const word = bare[0] as string;
+    // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
+    // a reference list's surname has its given name or initial after a comma (HARRIS, P.).
+    if (!after && context.technical && /^\p{Lu}{4,}$/u.test(bareWord(words[0] as string)) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(end, end + 6))) return true;
     // Technical text writes the word, or a form of it, in lower case: a common word, whatever follows it.
     if (context.technical && !known(word) && stems(word).some((stem) => context.lower.has(stem))) return true;
     if (after) return false;
@@ -122,5 +129,7 @@ export function unlikelyName(text: string, start: number, end: number, context: 
     // With next to no English on the page the tagger guesses at capitalised words: one alone needs to be a known name.
     if (context.noEnglish && !known(word)) return true;
   }
-  return false;
+  // There, a run of three words or more (a phrase: "Testen von Textausgaben") needs a known name in it too;
+  // a pair of unknown words is kept, as full names in other languages are ("Jacques André").
+  return !after && context.noEnglish && words.length >= 3 && !bare.some(known);
 }
