@@ -55,6 +55,11 @@ describe('person names in manual pages and technical papers', () => {
     expect(names('Name: JANE OKONKWO\nThe form was filed.')).toEqual(['JANE OKONKWO']);
   });
 
+  it('suggests no TeX command or variable in capitals, and keeps a reference list\'s authors', () => {
+    expect(names(manual('Use \\Bbb A for the letter.\nSet LANG before the run.'))).toEqual(AUTHORS);
+    expect(names(manual('AMBROSE, Gavin; HARRIS, Paul, 2007. The Layout Book.'))).toEqual(expect.arrayContaining(['AMBROSE, Gavin']));
+  });
+
   it('across a document: a word another page writes in lower case opens no name on this one', () => {
     const pages = [['Treats it twice. Maria Lopez agreed.'], ['Run tool --verbose -o out.txt config.yaml, then parse_args() again.', 'This treats the input as text.']];
     const found = detectPages(
