@@ -60,6 +60,15 @@ describe('person names in manual pages and technical papers', () => {
     expect(names(manual('AMBROSE, Gavin; HARRIS, Paul, 2007. The Layout Book.'))).toEqual(expect.arrayContaining(['AMBROSE, Gavin']));
   });
 
+  it('suggests no publisher of a reference, and keeps its authors', () => {
+    const references = manual('[4] Mary-Claire van Leunen. A Handbook for Scholars. Knopf, 1979.\nWayne Sewell, Weaving a Program, Van Nostrand Reinhold, 1989.');
+    const found = names(references);
+    expect(found).not.toContain('Knopf');
+    expect(found).not.toContain('Van Nostrand Reinhold');
+    expect(found).toEqual(expect.arrayContaining(['Wayne Sewell', ...AUTHORS]));
+    expect(names(manual('Frank Mittelbach, David Carlisle, 2005.'))).toEqual(['Frank Mittelbach', 'David Carlisle', ...AUTHORS]);
+  });
+
   it('across a document: a word another page writes in lower case opens no name on this one', () => {
     const pages = [['Treats it twice. Maria Lopez agreed.'], ['Run tool --verbose -o out.txt config.yaml, then parse_args() again.', 'This treats the input as text.']];
     const found = detectPages(

@@ -98,6 +98,28 @@ export function trailingCode(text: string, start: number, end: number): number {
   return rest.split(/\s+/).length >= 2 ? start + rest.length : -1;
 }
 
+/** After a publisher in a reference: a comma, up to two places, the year ("Knopf, 1979", "Addison Wesley, Reading, Massachusetts, 1986"). */
+const PUBLISHER_AFTER = /^[^\S\n]*,\s*((?:\p{Lu}[\p{L}.'’-]*(?:[^\S\n]+\p{Lu}[\p{L}.'’-]*)?\s*,\s*){0,2})(?:1[5-9]|20)\d{2}\b/u;
+
+/**
+ * Whether a candidate stands where a reference names its publisher: after the end of a title or an author
+ * list (a word of two letters or more and a full stop or comma, not an initial) and before its places and year.
+ * An author-year citation has a bracket or a plain word before it ("(Knuth, 1984)", "see Knuth, 1984"); a list
+ * of authors has known given names first or where the places would be.
+ */
+export function publisherSlot(text: string, start: number, end: number): boolean {
+  const after = PUBLISHER_AFTER.exec(text.slice(end, end + 80));
+  // A known given name first is a person in a list of authors ("Frank Mittelbach, David Carlisle, 2005").
+  // An inverted or capitalised author ("MOXON, Joseph, 1683") is a person too.
+  if (/[,\p{Lu}]{2}/u.test(text.slice(start, end).replace(/\p{Lu}\p{Ll}/gu, ''))) return false;
+  if (!after || FIRST_NAMES.has((/\p{L}+/u.exec(text.slice(start, end))?.[0] ?? '').toLowerCase())) return false;
+  const places = (after[1] ?? '').match(/\p{L}+/gu) ?? [];
+  if (places.some((word) => FIRST_NAMES.has(word.toLowerCase()))) return false;
+  const before = /(\p{L}{2,})[.,]\s+$/u.exec(text.slice(Math.max(0, start - 40), start));
+  // A surname in capitals before it makes it the given name of an inverted author ("KRÜGER, Marcel, 2022").
+  return before !== null && !known((before[1] as string).toLowerCase()) && /\p{Ll}/u.test(before[1] as string);
+}
+
 export interface ShapeContext {
   lower: WordSet;
   technical: boolean;
@@ -115,6 +137,7 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   const bare = words.map((word) => bareWord(word).toLowerCase());
   // A lower-case word inside that is no particle ("Wer diesen", "Yu yu", "chen Zweck"): a phrase or a glyph sample.
   if ((context.technical || context.noEnglish) && words.some((word) => /^\p{Ll}/u.test(bareWord(word)) && !PARTICLES.has(bareWord(word)))) return true;
+  if (context.technical && !after && publisherSlot(text, start, end)) return true;
   if (words.length === 1) {
     const word = bare[0] as string;
     // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
