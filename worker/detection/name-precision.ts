@@ -1,4 +1,5 @@
 import { FIRST_NAMES, SURNAMES, TITLES } from './name-lists.js';
+import { withoutEnglish } from './name-shape.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
 // capitalised words a name detector feeds on. These tests say when such a word is no person, from the word's
@@ -11,10 +12,13 @@ const NAME_PREFIX = /^(?:Mc|Mac|O['’]|D['’]|De|Di|Da|Du|Del|Della|La|Le|Van|
 export function codeShaped(word: string): boolean {
   const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/u, '');
   if (core.length === 0) return false;
+  // A TeX command (\Bbb, \mathbb): the backslash goes with the leading punctuation stripped above.
+  if (/\\\p{L}/u.test(word)) return true;
   // Initials run together (J.R.R.) are no code; a dot between words of letters is (Name.Builtin, os.path).
-  if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}/u.test(core)) return true;
-  if (core.includes('-')) {
-    const parts = core.split('-').filter((part) => part.length > 0);
+  if (/[\d_\\/@{}=<>#$%^*+|~]/u.test(core) || /\p{L}{2,}\.\p{L}|\p{L}\.\p{L}{2,}|\p{L}:\p{L}/u.test(core)) return true;
+  // The minus sign and dashes of typeset manuals stand for the hyphen (Ctrl−D, perf−stat).
+  if (/[-−‐–]/u.test(core)) {
+    const parts = core.split(/[-−‐–]/u).filter((part) => part.length > 0);
     // JEAN-PIERRE in capitals, Jean-Pierre or Pégourié-Gonnard in title case; KOMA-Script, LuaTEX-ko, Kernel-level not.
     if (parts.every((part) => /^\p{Lu}[\p{Lu}'’]+$/u.test(part))) return false;
     return parts.some((part) => !/^\p{Lu}[\p{Ll}'’]+$/u.test(part));
@@ -54,6 +58,11 @@ const TERM_HEADS = new Set(
     .filter(Boolean),
 );
 
+/** Nouns that name what a product is, written in lower case after its name ("the Psyco compiler", "Huffman tables"). */
+const PRODUCT_NOUNS =
+  'compiler|compilers|interpreter|engine|browser|library|package|packages|framework|toolkit|editor|server|client|driver|module|plugin|extension|implementation|shell|program|programs|application|tool|tools|utility|format|font|fonts|typeface|language|system|project|coding|code|codes|tables|algorithm|protocol|parser|debugger|kernel|runtime|command|option|bindings|api';
+const PRODUCT_USE = new RegExp(`(?<![\\p{L}\\p{N}_\\-])(\\p{Lu}\\p{Ll}{2,})[ \\t]+(?:(?:${PRODUCT_NOUNS})(?![\\p{L}\\p{N}_-])|v?\\d+\\.\\d+)`, 'gu');
+
 /** A version number or a file extension right after a name (Unicode 15.0, Python 3.12, LuaTeX v1.10): a product. */
 const VERSION_AFTER = /^[ \t]*(?:v(?:ersion)?[ \t]*)?(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)\d+(?:\.\d+)+[\p{L}\d-]*(?![\p{L}\d])|^[ \t]*v\d+\b|^\.(?:sty|cls|tex|lua|py|js|exe|dll|so|pdf|txt)\b/iu;
 
@@ -72,10 +81,14 @@ export interface TermContext {
   headings: WordSet;
   /** Capitalised words written three times or more and never beside another capitalised word: a product or project ("Unicode", "Ghostscript"). */
   standalone: WordSet;
+  /** Capitalised words the technical text puts right before a product noun or a version ("the Dynamo compiler", "Safari 4.0"). */
+  products: WordSet;
   /** The text reads as technical: code-shaped tokens make 1% of it (at least three). */
   technical: boolean;
   /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
   codeDense: boolean;
+  /** The page has next to no English prose (another language, a code listing): `withoutEnglish`. Per page only. */
+  noEnglish: boolean;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -97,8 +110,10 @@ export function termContext(text: string, document: DocumentContext | null = nul
     lower: either(page.lower, document.lower),
     headings: either(page.headings, document.headings),
     standalone: either(page.standalone, document.standalone),
+    products: either(page.products, document.products),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
+    noEnglish: page.noEnglish,
   };
 }
 
@@ -122,7 +137,8 @@ function buildContext(text: string): TermContext {
   const headings = new Set<string>();
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
-    const numbered = /^\d{1,2}(?:\.\d{1,2})*\.?\s+\p{Lu}[^.,;:!?]{0,60}$/u.test(trimmed) && trimmed.split(/\s+/).length <= 8;
+    // Numbered or lettered ("a. Kernel Magic"; lower-case letters only, "J. Smith" is an initial).
+    const numbered = /^(?:\d{1,2}(?:\.\d{1,2})*\.?|[a-z][.)])\s+\p{Lu}[^.,;:!?]{0,60}$/u.test(trimmed) && trimmed.split(/\s+/).length <= 8;
     const single = /^\p{Lu}[\p{L}'’-]+$/u.test(trimmed);
     if (numbered || single) for (const word of trimmed.match(/\p{L}[\p{L}'’-]*/gu) ?? []) headings.add(word.toLowerCase());
   }
@@ -154,7 +170,9 @@ function buildContext(text: string): TermContext {
   const technical = code >= Math.max(3, tokens.length * 0.01);
   const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
-  return { lower, headings, standalone, technical, codeDense };
+  const products = new Set<string>();
+  if (technical) for (const match of text.matchAll(PRODUCT_USE)) products.add((match[1] as string).toLowerCase());
+  return { lower, headings, standalone, products, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
@@ -162,13 +180,13 @@ const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
   if (known(word)) return false;
-  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word);
+  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word);
 }
 
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare)));
+  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */

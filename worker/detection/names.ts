@@ -1,6 +1,7 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { backedBy, capitalisedLine, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { trailingCode, unlikelyName } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -280,10 +281,19 @@ export function findNames(text: string, document: DocumentContext | null = null)
   // Product, tool and code names, and words the page writes in lower case or as a heading (name-precision.ts).
   const context = termContext(text, document);
   return found.flatMap((candidate) => {
-    const trimmed = beforeCodeWord(text, candidate);
-    if (!trimmed) return [];
-    const evidence = backedBy(trimmed.cues);
-    return !termNotName(text.slice(trimmed.start, trimmed.end), context, evidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
+    const cut = beforeCodeWord(text, candidate);
+    if (!cut) return [];
+    const evidence = backedBy(cut.cues);
+    // Cues before the name (title, label, role, sign-off) back it; a verb or ", a" after it is weaker.
+    const backed = backedBy(cut.cues.filter((cue) => cue !== 'verb'));
+    const end = trailingCode(text, cut.start, cut.end);
+    if (end < 0 && !backed) return [];
+    const trimmed = end > 0 && end !== cut.end ? { ...cut, end } : cut;
+    const value = text.slice(trimmed.start, trimmed.end);
+    // In technical text an after-cue does not outweigh the document's own use of the words (Universal Ctags, a …).
+    const termEvidence = context.technical ? backed : evidence;
+    if (unlikelyName(text, trimmed.start, trimmed.end, context, backed, evidence)) return [];
+    return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
 
@@ -332,7 +342,10 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
   const tokens = tokenize(text);
   const context = termContext(text, document);
   tokens.forEach((token, index) => {
-    if (!isWord(shapeOf(token)) || !words.has(token.core.toLowerCase()) || termRecurrence(token.core, context)) return;
+    const lower = token.core.toLowerCase();
+    if (!isWord(shapeOf(token)) || !words.has(lower) || termRecurrence(token.core, context)) return;
+    // An unknown word recurring in a bare line of capitalised words is a heading's or a table's word ("Page Fault Count Delta").
+    if (!FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && capitalisedLine(text, token.start, token.end)) return;
     const end = token.end;
     const next = tokens[index + 1];
     if (next && next.gap === ' ' && isWord(shapeOf(next)) && ORGANISATION_WORDS.has(next.core.toLowerCase())) return;

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { DetectionPlan } from '../../main/common/schemas/detection.js';
+import { detectInText, detectPages } from '../../worker/detection/index.js';
+import { commonWord, notNameShaped, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
+import { layoutPage } from '../helpers/analysis-support.js';
+
+// Issue 28, fourth round: look-alikes of technical documents (man-page sentences opening with a verb,
+// acronyms, program names in prose, foreign words) get no person suggestion, while the people the same
+// documents name are still found. Texts written for these tests.
+
+const plan: DetectionPlan = { entityKinds: ['person_name'], minScore: 0.5, customTerms: [], patterns: [] };
+const names = (text: string) => detectInText(text, plan).map((candidate) => text.slice(candidate.start, candidate.end));
+/** A manual page's text: options and file names make it technical. */
+const manual = (body: string) => `git diff [--stat] [-o out.txt] --ignore-space-change main.py\n${body}\nWritten by Torbjorn Granlund and David MacKenzie.`;
+const AUTHORS = ['Torbjorn Granlund', 'David MacKenzie'];
+
+describe('person names in manual pages and technical papers', () => {
+  it('suggests no common word opening a sentence, and still finds the authors', () => {
+    expect(names(manual('--ignore-space-change\nTreats lines with the indicated type of whitespace change as unchanged.'))).toEqual(AUTHORS);
+    expect(names(manual('Checks every file it is given. Expects a signed message on input.'))).toEqual(AUTHORS);
+  });
+
+  it('suggests no word the document writes in lower case in some form, even with a verb after it', () => {
+    expect(names(manual('It can sign and verify messages.\n--verify\nVerify signed mail. The crash was reported by Maria Lopez.'))).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+
+  it('suggests no acronym or word without a vowel', () => {
+    expect(names(manual('The output ends with WYSIWYG when it is done.\nThe PgUp and Dn keys scroll.'))).toEqual(AUTHORS);
+  });
+
+  it('suggests no program named in prose beside a version or a product noun', () => {
+    const text = manual('We compared it with the Psyco compiler and with Safari 4.0 on the same loops. Psyco was faster; Safari was not. As Vaswani et al. showed, the cache helps.');
+    expect(names(text)).toEqual(['Vaswani', ...AUTHORS]);
+  });
+
+  it('reads a key chord with a minus sign, a scoped name and a lettered heading for no name', () => {
+    expect(names(manual('Press Ctrl−D to end, or pass (name:Foo) to the loader.\na. Kernel Magic\nThe kernel magic is shown.'))).toEqual(AUTHORS);
+  });
+
+  it('takes a code after a place for no part of a name', () => {
+    expect(names(manual('Send copies to the office in Hasselt NL for review.'))).toEqual(AUTHORS);
+    expect(names('The patient was seen by Maria Lopez RN on Monday.')).toEqual(['Maria Lopez']);
+  });
+
+  it('on a page in another language, suggests no unknown word alone, and keeps a full name', () => {
+    const french =
+      'Voici un texte court pour montrer comment la commande fonctionne dans un document avec des paragraphes et des lignes longues, ' +
+      'où chaque mot est écrit en minuscules sauf les noms propres que le lecteur connaît déjà très bien depuis longtemps.';
+    expect(names(`${french} Démunis sont les lecteurs.`)).toEqual([]);
+    expect(names(`${french} Pierre Dupont a écrit la commande.`)).toEqual(['Pierre Dupont']);
+  });
+
+  it('keeps names in news-like English prose: a surname opening a sentence, a name in capitals with a label', () => {
+    expect(names('Alvarez said the office had closed. Ms. Alvarez left at noon.')).toEqual(['Alvarez', 'Alvarez']);
+    expect(names('Name: JANE OKONKWO\nThe form was filed.')).toEqual(['JANE OKONKWO']);
+  });
+
+  it('suggests no TeX command or variable in capitals, and keeps a reference list\'s authors', () => {
+    expect(names(manual('Use \\Bbb A for the letter.\nSet LANG before the run.'))).toEqual(AUTHORS);
+    expect(names(manual('AMBROSE, Gavin; HARRIS, Paul, 2007. The Layout Book.'))).toEqual(expect.arrayContaining(['AMBROSE, Gavin']));
+  });
+
+  it('suggests no publisher of a reference, and keeps its authors', () => {
+    const references = manual('[4] Mary-Claire van Leunen. A Handbook for Scholars. Knopf, 1979.\nWayne Sewell, Weaving a Program, Van Nostrand Reinhold, 1989.');
+    const found = names(references);
+    expect(found).not.toContain('Knopf');
+    expect(found).not.toContain('Van Nostrand Reinhold');
+    expect(found).toEqual(expect.arrayContaining(['Wayne Sewell', ...AUTHORS]));
+    expect(names(manual('Frank Mittelbach, David Carlisle, 2005.'))).toEqual(['Frank Mittelbach', 'David Carlisle', ...AUTHORS]);
+  });
+
+  it('across a document: a word another page writes in lower case opens no name on this one', () => {
+    const pages = [['Treats it twice. Maria Lopez agreed.'], ['Run tool --verbose -o out.txt config.yaml, then parse_args() again.', 'This treats the input as text.']];
+    const found = detectPages(
+      pages.map((lines, index) => ({ page_number: index + 1, unit: 'pdf_points' as const, rotation: 0, ...layoutPage(lines) })),
+      plan,
+    ).map((finding) => `${finding.page}: ${finding.boxes.length}`);
+    expect(found).toEqual(['1: 1']);
+  });
+});
+
+describe('name-shape helpers', () => {
+  it('strips regular inflections', () => {
+    expect(stems('treats')).toContain('treat');
+    expect(stems('verifies')).toContain('verify');
+    expect(stems('loading')).toContain('load');
+  });
+
+  it('knows common words, not known names', () => {
+    expect(commonWord('treats')).toBe(true);
+    expect(commonWord('john')).toBe(false);
+  });
+
+  it('tells sentence openings, shapes, codes and pages without English', () => {
+    expect(sentenceInitial('x. Treats', 3)).toBe(true);
+    expect(sentenceInitial('the Treats', 4)).toBe(false);
+    expect(notNameShaped('COLONS')).toBe(true);
+    expect(notNameShaped('Dn,')).toBe(true);
+    expect(notNameShaped('Lopez')).toBe(false);
+    expect(trailingCode('Hasselt NL', 0, 10)).toBe(-1);
+    expect(trailingCode('Maria Lopez RN', 0, 14)).toBe(11);
+    expect(trailingCode('JANE DOE', 0, 8)).toBe(8);
+    expect(withoutEnglish('le la les des une pour avec dans sur chez '.repeat(4))).toBe(true);
+    expect(withoutEnglish('the file is read and the output is written to the disk '.repeat(4))).toBe(false);
+  });
+});

@@ -1,0 +1,158 @@
+import { shippedModel } from './ner/tagger.js';
+import { FIRST_NAMES, SURNAMES } from './name-lists.js';
+
+// Evidence from a word's own shape and from the language around it that a capitalised word is no person:
+// a common English word opening a sentence (man pages: "Treats lines …", "Verify signed mail"), a word in
+// capitals or without a vowel (COLON, Dn), a page in another language, on which the English-trained tagger
+// guesses. The common words are the model's own lexicon: words its openly licensed training text writes in
+// lower case at least half the time (docs/detection-model.md).
+
+type WordSet = Pick<ReadonlySet<string>, 'has'>;
+
+const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
+
+let common: WordSet | null = null;
+/** The tagger's lexicon of common lower-case words (read with the model, once per thread). */
+function commonWords(): WordSet {
+  common ??= shippedModel().lexicons.common;
+  return common;
+}
+
+/** The word and the stems its regular inflections leave ("treats" → treat, "verifies" → verify, "loaded" → load). */
+export function stems(word: string): string[] {
+  const out = [word];
+  const add = (stem: string) => stem.length >= 3 && out.push(stem);
+  if (word.endsWith('ies') || word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
+  if (word.endsWith('es') || word.endsWith('ed')) add(word.slice(0, -2));
+  if (word.endsWith('s') || word.endsWith('d')) add(word.slice(0, -1));
+  if (word.endsWith('ing')) {
+    add(word.slice(0, -3));
+    add(`${word.slice(0, -3)}e`);
+  }
+  return out;
+}
+
+/** A word (lower case) that is a common English word, or whose inflection is, or that `lower` (the document's lower-case words) holds in some form. */
+export function commonWord(word: string, lower: WordSet | null = null): boolean {
+  if (known(word)) return false;
+  const words = commonWords();
+  return stems(word).some((stem) => words.has(stem) || (lower !== null && lower.has(stem)));
+}
+
+/** Whether `start` opens a sentence or a line: nothing before it on the line but a list mark, or a sentence end before it. */
+export function sentenceInitial(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(lineStart, start).trim();
+  return before === '' || /(?:[.!?:;•▪·*–—-]|^\(?(?:\d{1,3}|[a-z])[.)])$/u.test(before);
+}
+
+/**
+ * A word written in capitals (COLON, README) or a Latin word without a vowel (Dn, Ctrl): no name unless
+ * it is a known one. Names in capitals on forms come with a label or a second word (JANE DOE).
+ */
+export function notNameShaped(word: string): boolean {
+  const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
+  const lower = bare.toLowerCase();
+  if (bare.length === 0 || known(lower)) return false;
+  if (/^\p{Lu}{2,}$/u.test(bare)) return true;
+  return /^[A-Za-z]{2,}$/.test(bare) && !/[aeiouy]/i.test(bare);
+}
+
+/** English function words, common in any English prose and rare in other languages and in code. */
+const FUNCTION_WORDS = new Set('the and of to is in for with that this are be by or it as not from which can if when its at was has have may all any each but than into also'.split(' '));
+
+/**
+ * Whether a page has next to no English prose: of its lower-case words (at least 30), fewer than 3 % are
+ * English function words. Pages in another language (French, Czech, Latin) and pages of code listings are such;
+ * the English-trained tagger guesses on them. English prose pages of the dev manuals stay above 4 %.
+ */
+export function withoutEnglish(text: string): boolean {
+  let total = 0;
+  let english = 0;
+  for (const match of text.matchAll(/(?<![\p{L}\p{N}_\\\-−‐])\p{Ll}{2,}(?![\p{L}\p{N}_(\-−‐])/gu)) {
+    total += 1;
+    if (FUNCTION_WORDS.has(match[0])) english += 1;
+  }
+  return total >= 30 && english < total * 0.03;
+}
+
+const SUFFIX = /^(?:II|III|IV|JR|SR)$/;
+/** Lower-case words inside names: particles of surnames and joining words (van, de la, bin, y). */
+const PARTICLES = new Set('de del della der den van von da di du le la les bin bint ibn abu al el st y e dos das do ten ter zu op ben'.split(' '));
+const bareWord = (word: string) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
+
+/**
+ * The end of a candidate less a last word of two or three capitals that is no known name or suffix: a
+ * country or unit code after a place ("Hasselt NL") or a credential ("Maria Lopez RN"); names do not end in
+ * one. Returns `end` when there is none, and -1 when one capitalised word and the code are all there is.
+ */
+export function trailingCode(text: string, start: number, end: number): number {
+  const value = text.slice(start, end);
+  const match = /[ \t]+(\S+)$/u.exec(value);
+  if (!match) return end;
+  const last = bareWord(match[1] as string);
+  if (!/^\p{Lu}{2,3}$/u.test(last) || SUFFIX.test(last) || known(last.toLowerCase())) return end;
+  const rest = value.slice(0, match.index).replace(/[\s,;:]+$/u, '');
+  // A name written all in capitals ("JANE DOE") keeps its words.
+  if (!/\p{Ll}/u.test(rest)) return end;
+  return rest.split(/\s+/).length >= 2 ? start + rest.length : -1;
+}
+
+/** After a publisher in a reference: a comma, up to two places, the year ("Knopf, 1979", "Addison Wesley, Reading, Massachusetts, 1986"). */
+const PUBLISHER_AFTER = /^[^\S\n]*,\s*((?:\p{Lu}[\p{L}.'’-]*(?:[^\S\n]+\p{Lu}[\p{L}.'’-]*)?\s*,\s*){0,2})(?:1[5-9]|20)\d{2}\b/u;
+
+/**
+ * Whether a candidate stands where a reference names its publisher: after the end of a title or an author
+ * list (a word of two letters or more and a full stop or comma, not an initial) and before its places and year.
+ * An author-year citation has a bracket or a plain word before it ("(Knuth, 1984)", "see Knuth, 1984"); a list
+ * of authors has known given names first or where the places would be.
+ */
+export function publisherSlot(text: string, start: number, end: number): boolean {
+  const after = PUBLISHER_AFTER.exec(text.slice(end, end + 80));
+  // A known given name first is a person in a list of authors ("Frank Mittelbach, David Carlisle, 2005").
+  // An inverted or capitalised author ("MOXON, Joseph, 1683") is a person too.
+  if (/[,\p{Lu}]{2}/u.test(text.slice(start, end).replace(/\p{Lu}\p{Ll}/gu, ''))) return false;
+  if (!after || FIRST_NAMES.has((/\p{L}+/u.exec(text.slice(start, end))?.[0] ?? '').toLowerCase())) return false;
+  const places = (after[1] ?? '').match(/\p{L}+/gu) ?? [];
+  if (places.some((word) => FIRST_NAMES.has(word.toLowerCase()))) return false;
+  const before = /(\p{L}{2,})[.,]\s+$/u.exec(text.slice(Math.max(0, start - 40), start));
+  // A surname in capitals before it makes it the given name of an inverted author ("KRÜGER, Marcel, 2022").
+  return before !== null && !known((before[1] as string).toLowerCase()) && /\p{Ll}/u.test(before[1] as string);
+}
+
+export interface ShapeContext {
+  lower: WordSet;
+  technical: boolean;
+  noEnglish: boolean;
+}
+
+/**
+ * Whether a person candidate is no name by its shape or language. `backed`: a title, label, role or other
+ * cue before it; `after`: only a word after it backs it ("Verify signed mail", "X, a …"), which a common
+ * word opening an imperative sentence gets as easily as a name.
+ */
+export function unlikelyName(text: string, start: number, end: number, context: ShapeContext, backed: boolean, after: boolean): boolean {
+  if (backed) return false;
+  const words = text.slice(start, end).split(/\s+/).filter((word) => /\p{L}/u.test(word));
+  const bare = words.map((word) => bareWord(word).toLowerCase());
+  // A lower-case word inside that is no particle ("Wer diesen", "Yu yu", "chen Zweck"): a phrase or a glyph sample.
+  if ((context.technical || context.noEnglish) && words.some((word) => /^\p{Ll}/u.test(bareWord(word)) && !PARTICLES.has(bareWord(word)))) return true;
+  if (context.technical && !after && publisherSlot(text, start, end)) return true;
+  if (words.length === 1) {
+    const word = bare[0] as string;
+    // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
+    // a reference list's surname has its given name or initial after a comma (HARRIS, P.).
+    if (!after && context.technical && /^\p{Lu}{4,}$/u.test(bareWord(words[0] as string)) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(end, end + 6))) return true;
+    // Technical text writes the word, or a form of it, in lower case: a common word, whatever follows it.
+    if (context.technical && !known(word) && stems(word).some((stem) => context.lower.has(stem))) return true;
+    if (after) return false;
+    if (notNameShaped(words[0] as string)) return true;
+    // A common English word opening a sentence of technical text ("Treats lines …"): a verb or noun, not a name.
+    if (context.technical && sentenceInitial(text, start) && commonWord(word)) return true;
+    // With next to no English on the page the tagger guesses at capitalised words: one alone needs to be a known name.
+    if (context.noEnglish && !known(word)) return true;
+  }
+  // There, a run of three words or more (a phrase: "Testen von Textausgaben") needs a known name in it too;
+  // a pair of unknown words is kept, as full names in other languages are ("Jacques André").
+  return !after && context.noEnglish && words.length >= 3 && !bare.some(known);
+}
