@@ -2,6 +2,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
+import { changedAreas } from './changed.js';
 import { comparePixels, halve, renderArea, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
@@ -39,6 +40,8 @@ export interface PageComparison {
   words: WordComparison;
   pixels: PixelComparison;
   tolerance: { dpi: number; grey: number; max_differing_pixels: number; mask_margin_pixels: number };
+  /** (c)'s extent: `tiles` compared around what changed (null: the whole page) and why not tiles. */
+  scope: { tiles: number | null; reason: string | null };
   /** Empty when the page passes (b) and (c). */
   problems: string[];
 }
@@ -74,23 +77,88 @@ function viewOf(page: PDFPageProxy): Rect {
   return { x1, y1, x2, y2 };
 }
 
-/** Compares a produced page with its source page: (b) words and (c) pixels outside the drawn areas. */
-export async function comparePage(input: ComparedPages): Promise<PageComparison> {
-  const rules = TOLERANCES[input.kind];
-  const area = viewOf(input.source.page);
-  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
-  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
-  const words = compareWords(sourceWords, outputWords, input.drawn, area);
-  let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
-  let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);
+/** Points a changed area is grown by before its tile is rendered: the masks' margin and antialiasing stay inside. */
+export const TILE_MARGIN = 4;
+
+/**
+ * The areas where pixels are compared: the page's visible area, or with a structural proof (changed.ts) the
+ * tiles around what changed and the drawn areas, snapped to the page's pixel grid, overlapping ones merged.
+ */
+function tilesOf(view: Rect, changed: readonly Rect[], scale: number): Rect[] {
+  const snap = (value: number, origin: number, up: boolean) => origin + (up ? Math.ceil : Math.floor)((value - origin) * scale) / scale;
+  let tiles = changed
+    .map((rect) => ({
+      x1: Math.max(view.x1, snap(rect.x1 - TILE_MARGIN, view.x1, false)),
+      y1: Math.max(view.y1, view.y2 - (snap(view.y2 - rect.y1 + TILE_MARGIN, 0, true))),
+      x2: Math.min(view.x2, snap(rect.x2 + TILE_MARGIN, view.x1, true)),
+      y2: Math.min(view.y2, view.y2 - snap(view.y2 - rect.y2 - TILE_MARGIN, 0, false)),
+    }))
+    .filter((tile) => tile.x2 > tile.x1 && tile.y2 > tile.y1);
+  // Merged until disjoint, so no pixel is counted twice.
+  for (let merged = true; merged; ) {
+    merged = false;
+    const out: Rect[] = [];
+    for (const tile of tiles) {
+      const other = out.find((rect) => rect.x1 < tile.x2 && tile.x1 < rect.x2 && rect.y1 < tile.y2 && tile.y1 < rect.y2);
+      if (!other) out.push({ ...tile });
+      else {
+        Object.assign(other, { x1: Math.min(other.x1, tile.x1), y1: Math.min(other.y1, tile.y1), x2: Math.max(other.x2, tile.x2), y2: Math.max(other.y2, tile.y2) });
+        merged = true;
+      }
+    }
+    tiles = out;
+  }
+  return tiles;
+}
+
+/** (c) over some areas of the page: both pages rendered there only, the drawn areas masked. */
+async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind]) {
   const scale = FIDELITY_DPI / 72 / (rules.halve ? 2 : 1);
   const margin = rules.halve ? Math.ceil(MASK_MARGIN / 2) : MASK_MARGIN;
-  if (rules.halve) {
-    before = halve(before);
-    after = halve(after);
+  let compared = 0;
+  let differing = 0;
+  let where: Rect | null = null;
+  for (const area of areas) {
+    let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
+    let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);
+    if (rules.halve) {
+      before = halve(before);
+      after = halve(after);
+    }
+    const masks = input.drawn.map((rect) => ({ x1: (rect.x1 - area.x1) * scale - margin, y1: (area.y2 - rect.y2) * scale - margin, x2: (rect.x2 - area.x1) * scale + margin, y2: (area.y2 - rect.y1) * scale + margin }));
+    const pixels = comparePixels(before, after, masks, rules.grey);
+    compared += pixels.compared;
+    differing += pixels.differing;
+    if (pixels.where) {
+      const at = { x1: area.x1 + pixels.where.x1 / scale, y1: area.y2 - pixels.where.y2 / scale, x2: area.x1 + pixels.where.x2 / scale, y2: area.y2 - pixels.where.y1 / scale };
+      where = where ? { x1: Math.min(where.x1, at.x1), y1: Math.min(where.y1, at.y1), x2: Math.max(where.x2, at.x2), y2: Math.max(where.y2, at.y2) } : at;
+    }
   }
-  const masks = input.drawn.map((rect) => ({ x1: (rect.x1 - area.x1) * scale - margin, y1: (area.y2 - rect.y2) * scale - margin, x2: (rect.x2 - area.x1) * scale + margin, y2: (area.y2 - rect.y1) * scale + margin }));
-  const pixels = comparePixels(before, after, masks, rules.grey);
+  return { compared, differing, where, margin };
+}
+
+/**
+ * Compares a produced page with its source page: (b) words and (c) pixels outside the drawn areas. A page
+ * redacted in its content whose operators prove that only known areas changed (changed.ts) has its pixels
+ * compared in tiles around those areas; without that proof, over the whole page.
+ */
+export async function comparePage(input: ComparedPages): Promise<PageComparison> {
+  const rules = TOLERANCES[input.kind];
+  const view = viewOf(input.source.page);
+  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
+  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
+  const words = compareWords(sourceWords, outputWords, input.drawn, view);
+  let areas = [view];
+  let scope: PageComparison['scope'] = { tiles: null, reason: input.kind === 'vector' ? null : 'a rendered page is compared whole' };
+  if (input.kind === 'vector') {
+    const lists = await Promise.all([input.source.page, input.output.page].map((page) => page.getOperatorList({ intent: 'display', annotationMode: 1 })));
+    const changes = await changedAreas({ page: input.source.page, list: lists[0] as never }, { page: input.output.page, list: lists[1] as never });
+    if (changes.ok) {
+      areas = tilesOf(view, [...changes.areas, ...input.drawn], FIDELITY_DPI / 72);
+      scope = { tiles: areas.length, reason: null };
+    } else scope = { tiles: null, reason: changes.reason };
+  }
+  const pixels = await comparePixelsIn(input, areas, rules);
   const problems: string[] = [];
   if (words.missing > 0) {
     const at = words.firstMissing;
@@ -98,13 +166,13 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   }
   if (pixels.differing > rules.maxDiffering) {
     const where = pixels.where;
-    const toUser = (px: number, py: number) => `x ${(area.x1 + px / scale).toFixed(1)}, y ${(area.y2 - py / scale).toFixed(1)}`;
-    problems.push(`${pixels.differing} pixel(s) outside the drawn areas differ from the source (at most ${rules.maxDiffering} may)${where ? ` between ${toUser(where.x1, where.y2)} and ${toUser(where.x2, where.y1)}` : ''}`);
+    problems.push(`${pixels.differing} pixel(s) outside the drawn areas differ from the source (at most ${rules.maxDiffering} may)${where ? ` between x ${where.x1.toFixed(1)}, y ${where.y1.toFixed(1)} and x ${where.x2.toFixed(1)}, y ${where.y2.toFixed(1)}` : ''}`);
   }
   return {
     words,
-    pixels,
-    tolerance: { dpi: FIDELITY_DPI / (rules.halve ? 2 : 1), grey: rules.grey, max_differing_pixels: rules.maxDiffering, mask_margin_pixels: margin },
+    pixels: { compared: pixels.compared, differing: pixels.differing, where: null },
+    tolerance: { dpi: FIDELITY_DPI / (rules.halve ? 2 : 1), grey: rules.grey, max_differing_pixels: rules.maxDiffering, mask_margin_pixels: pixels.margin },
+    scope,
     problems,
   };
 }
