@@ -203,9 +203,12 @@ function glyphsOf(side: Side, end: number): Glyph[] {
   return interpret(list, fontsOf(side.page), { isVisible: () => true, view: side.page.view, imageHasAlpha: () => true });
 }
 
-/** A glyph's box grown by its own size each way: ink may reach past its advance and ascent. */
-function inkArea(glyph: Glyph): Rect {
-  const grow = Math.max(glyph.x2 - glyph.x1, glyph.y2 - glyph.y1);
+/**
+ * A glyph's box (advance × ascent..descent) grown by `share` of its size each way: ink may reach past it
+ * (accents, descenders, overhangs); half its size covers what fonts draw.
+ */
+export function inkArea(glyph: Glyph, share = 0.5): Rect {
+  const grow = share * Math.max(glyph.x2 - glyph.x1, glyph.y2 - glyph.y1);
   return { x1: glyph.x1 - grow, y1: glyph.y1 - grow, x2: glyph.x2 + grow, y2: glyph.y2 + grow };
 }
 
@@ -327,7 +330,7 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
     const outputGlyphs = glyphsOf(output, oEnd);
     const removed = edits.reduce((sum, edit) => sum + edit.removed.length, 0);
     if (outputGlyphs.length !== emitted - removed + overlayGlyphs) throw new Failed('the labels could not be placed');
-    areas.push(...outputGlyphs.slice(outputGlyphs.length - overlayGlyphs).map(inkArea));
+    areas.push(...outputGlyphs.slice(outputGlyphs.length - overlayGlyphs).map((glyph) => inkArea(glyph)));
   }
   return areas;
 }

@@ -3,7 +3,8 @@ import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
 import { changedAreas } from './changed.js';
-import { comparePixels, halve, renderArea, type PixelComparison } from './pixels.js';
+import { textOutside, tilesOf } from './tiles.js';
+import { comparePixels, halve, renderAreas, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
 // The two-way check of a produced page against its source (issue 15): besides "nothing under a box survives"
@@ -77,50 +78,21 @@ function viewOf(page: PDFPageProxy): Rect {
   return { x1, y1, x2, y2 };
 }
 
-/** Points a changed area is grown by before its tile is rendered: the masks' margin and antialiasing stay inside. */
-export const TILE_MARGIN = 4;
-
-/**
- * The areas where pixels are compared: the page's visible area, or with a structural proof (changed.ts) the
- * tiles around what changed and the drawn areas, snapped to the page's pixel grid, overlapping ones merged.
- */
-function tilesOf(view: Rect, changed: readonly Rect[], scale: number): Rect[] {
-  const snap = (value: number, origin: number, up: boolean) => origin + (up ? Math.ceil : Math.floor)((value - origin) * scale) / scale;
-  let tiles = changed
-    .map((rect) => ({
-      x1: Math.max(view.x1, snap(rect.x1 - TILE_MARGIN, view.x1, false)),
-      y1: Math.max(view.y1, view.y2 - (snap(view.y2 - rect.y1 + TILE_MARGIN, 0, true))),
-      x2: Math.min(view.x2, snap(rect.x2 + TILE_MARGIN, view.x1, true)),
-      y2: Math.min(view.y2, view.y2 - snap(view.y2 - rect.y2 - TILE_MARGIN, 0, false)),
-    }))
-    .filter((tile) => tile.x2 > tile.x1 && tile.y2 > tile.y1);
-  // Merged until disjoint, so no pixel is counted twice.
-  for (let merged = true; merged; ) {
-    merged = false;
-    const out: Rect[] = [];
-    for (const tile of tiles) {
-      const other = out.find((rect) => rect.x1 < tile.x2 && tile.x1 < rect.x2 && rect.y1 < tile.y2 && tile.y1 < rect.y2);
-      if (!other) out.push({ ...tile });
-      else {
-        Object.assign(other, { x1: Math.min(other.x1, tile.x1), y1: Math.min(other.y1, tile.y1), x2: Math.max(other.x2, tile.x2), y2: Math.max(other.y2, tile.y2) });
-        merged = true;
-      }
-    }
-    tiles = out;
-  }
-  return tiles;
-}
-
 /** (c) over some areas of the page: both pages rendered there only, the drawn areas masked. */
-async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind]) {
+async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind], tiled: boolean) {
   const scale = FIDELITY_DPI / 72 / (rules.halve ? 2 : 1);
   const margin = rules.halve ? Math.ceil(MASK_MARGIN / 2) : MASK_MARGIN;
   let compared = 0;
   let differing = 0;
   let where: Rect | null = null;
-  for (const area of areas) {
-    let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
-    let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);
+  // One rendering of each page for all its areas.
+  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => textOutside(input.source.page, list, areas) : undefined),
+    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => textOutside(input.output.page, list, areas) : undefined),
+  ]);
+  for (const [index, area] of areas.entries()) {
+    let before = befores[index];
+    let after = afters[index];
+    if (!before || !after) continue;
     if (rules.halve) {
       before = halve(before);
       after = halve(after);
@@ -158,7 +130,7 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
       scope = { tiles: areas.length, reason: null };
     } else scope = { tiles: null, reason: changes.reason };
   }
-  const pixels = await comparePixelsIn(input, areas, rules);
+  const pixels = await comparePixelsIn(input, areas, rules, scope.tiles !== null);
   const problems: string[] = [];
   if (words.missing > 0) {
     const at = words.firstMissing;
