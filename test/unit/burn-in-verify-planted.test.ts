@@ -142,6 +142,15 @@ describe('verification of the written file: a planted change outside the boxes i
     expect(result.refused).toHaveLength(1);
   }, 60_000);
 
+  it('the page cropped otherwise, content untouched: no structural proof (the operators do not say what a page shows)', async () => {
+    const doc = await PDFDocument.load(fs.readFileSync(output));
+    doc.getPage(0).setCropBox(0, 0, 612, 400);
+    const file = path.join(dir, 'cropped.pdf');
+    fs.writeFileSync(file, await doc.save());
+    const comparison = await compared(file);
+    expect(comparison.scope).toEqual({ tiles: null, reason: 'the page boxes or rotation differ' });
+  }, 60_000);
+
   it('the content not wrapped in its own q … Q before the blocks: no structural proof', async () => {
     const file = await planted('unwrapped.pdf', (content) => content.replace(/^q\n/u, '').replace(/\nQ\n(q 0 g)/u, '\n$1'));
     const comparison = await compared(file.path);

@@ -234,6 +234,8 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
   let depth = 0;
   let textOpen = false;
   let emitted = 0;
+  // The operators say nothing of the page's boxes or turn: those must be the source's.
+  if (!same(source.page.view, output.page.view) || source.page.rotate !== output.page.rotate || source.page.userUnit !== output.page.userUnit) throw new Failed('the page boxes or rotation differ');
   if (o.fnArray[0] !== OPS.save) throw new Failed('the rewritten content does not open with its own save');
   let j = 1;
 
