@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportAssembleResult, ExportBurnTask, PageCheck } from '../../main/common/export-tasks.js';
 import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
+import { asRects, comparePage } from '../../worker/burn-in/fidelity/index.js';
+import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { verify } from '../../worker/burn-in/verify.js';
 import { pageContent } from '../../worker/burn-in/vector/redact.js';
 import { SETTINGS } from '../helpers/burn-producers.js';
@@ -62,12 +64,32 @@ async function verified(file: { path: string; sha256: string; checks: PageCheck[
   return verify({ kind: 'export-verify', exportId: 1, path: file.path, sha256: file.sha256, expectedPages: 1, checks: file.checks, structure: false });
 }
 
+/** The two-way check of the file's page against its source, as verification runs it: where (c) compared pixels. */
+async function compared(file: string) {
+  const [source, written] = await Promise.all([fs.readFileSync(path.join(dir, 'source.pdf')), fs.readFileSync(file)].map((bytes) => openPdf(new Uint8Array(bytes))));
+  try {
+    const [sourcePage, outputPage] = await Promise.all([source!.getPage(1), written!.getPage(1)]);
+    return await comparePage({ source: { document: source!, page: sourcePage }, output: { document: written!, page: outputPage }, drawn: asRects(assembled.checks[0]?.certify?.drawn ?? []), kind: 'vector' });
+  } finally {
+    await Promise.all([source?.destroy(), written?.destroy()]);
+  }
+}
+
+/** Pixels of the whole page at the comparison's 100 dpi (US Letter). */
+const WHOLE_PAGE = Math.ceil((612 * 100) / 72) * Math.ceil((792 * 100) / 72);
+
 describe('verification of the written file: a planted change outside the boxes is refused', () => {
   it('the correct output passes: the page redacted in its content, certified, nothing refused', async () => {
     expect(assembled.checks[0]?.certify?.method).toBe('vector');
     const result = await verified({ path: output, sha256: assembled.sha256, checks: assembled.checks });
     expect(result.refused).toBeUndefined();
     expect(result.verification.certificates?.[0]?.passed).toBe(true);
+    // Proven equal outside what changed: pixels compared in tiles around the box, not over the page.
+    const comparison = await compared(output);
+    expect(comparison.scope).toEqual({ tiles: 1, reason: null });
+    expect(comparison.pixels.compared).toBeGreaterThan(0);
+    expect(comparison.pixels.compared).toBeLessThan(WHOLE_PAGE / 20);
+    expect(result.verification.certificates?.[0]?.pixels_compared).toBe(comparison.pixels.compared);
   }, 60_000);
 
   it('a line far from the box erased: refused for its words and its pixels', async () => {
@@ -79,10 +101,60 @@ describe('verification of the written file: a planted change outside the boxes i
     expect(result.verification.certificates?.[0]?.passed).toBe(false);
   }, 60_000);
 
-  it('a line far from the box moved by 3 points: refused', async () => {
-    const result = await verified(await planted('moved.pdf', (content) => content.replace(/72 300 Td/u, '75 300 Td')));
+  it('a line far from the box moved by 3 points: no structural proof, the whole page compared, refused', async () => {
+    const file = await planted('moved.pdf', (content) => content.replace(/72 300 Td/u, '75 300 Td'));
+    const result = await verified(file);
     expect(result.refused).toHaveLength(1);
     expect(result.refused?.[0]?.reason).toMatch(/pixel\(s\) outside the drawn areas differ/u);
+    const comparison = await compared(file.path);
+    expect(comparison.scope.tiles).toBeNull();
+    expect(comparison.scope.reason).toMatch(/differs/u);
+    expect(comparison.pixels.compared).toBeGreaterThan(WHOLE_PAGE / 2);
+  }, 60_000);
+
+  // Changes the structural walk accepts as a builder's (a glyph removed with its advance kept, a black block drawn
+  // after the content) are where pixels are compared: far from a box, they are refused by their tiles.
+  it('a glyph far from the box removed with its advance kept: accepted by the walk, refused by its tile', async () => {
+    const file = await planted('removed-far.pdf', (content) => content.replace(/\(Farline stays here\) ?Tj/u, '[(Farline stays h) -556 (re)] TJ'));
+    const comparison = await compared(file.path);
+    expect(comparison.scope).toEqual({ tiles: 2, reason: null });
+    expect(comparison.problems.join('; ')).toMatch(/pixel\(s\) outside the drawn areas differ/u);
+    const result = await verified(file);
+    expect(result.refused).toHaveLength(1);
+    expect(result.verification.certificates?.[0]?.passed).toBe(false);
+  }, 60_000);
+
+  it('an extra black rectangle drawn after the content, far from the box: accepted as a block, refused by its tile', async () => {
+    const file = await planted('rectangle.pdf', (content) => `${content}q 0 g 400 500 30 20 re f Q\n`);
+    const comparison = await compared(file.path);
+    expect(comparison.scope).toEqual({ tiles: 2, reason: null });
+    expect(comparison.pixels.differing).toBeGreaterThan(500);
+    const result = await verified(file);
+    expect(result.refused).toHaveLength(1);
+    expect(result.refused?.[0]?.reason).toMatch(/pixel\(s\) outside the drawn areas differ .*between x 399\.\d/u);
+  }, 60_000);
+
+  it('an extra rectangle drawn inside the content (not after it): no structural proof, refused by the whole page', async () => {
+    const file = await planted('inside.pdf', (content) => content.replace('BT', '0 g 400 500 30 20 re f BT'));
+    const comparison = await compared(file.path);
+    expect(comparison.scope.tiles).toBeNull();
+    const result = await verified(file);
+    expect(result.refused).toHaveLength(1);
+  }, 60_000);
+
+  it('the page cropped otherwise, content untouched: no structural proof (the operators do not say what a page shows)', async () => {
+    const doc = await PDFDocument.load(fs.readFileSync(output));
+    doc.getPage(0).setCropBox(0, 0, 612, 400);
+    const file = path.join(dir, 'cropped.pdf');
+    fs.writeFileSync(file, await doc.save());
+    const comparison = await compared(file);
+    expect(comparison.scope).toEqual({ tiles: null, reason: 'the page boxes or rotation differ' });
+  }, 60_000);
+
+  it('the content not wrapped in its own q … Q before the blocks: no structural proof', async () => {
+    const file = await planted('unwrapped.pdf', (content) => content.replace(/^q\n/u, '').replace(/\nQ\n(q 0 g)/u, '\n$1'));
+    const comparison = await compared(file.path);
+    expect(comparison.scope.tiles).toBeNull();
   }, 60_000);
 
   it('one glyph far from the box changed (an "e" to an "c"): refused by its pixels', async () => {

@@ -21,7 +21,7 @@ import { layerText, leakedWords, token, wordsFromRuns, type SourceWord } from '.
 // lay under a box may come back, and no word of the result may lie under one. A page that cannot be rewritten
 // or fails that check is rendered (raster path) instead; the reason travels with it. The two-way check against
 // the source page (fidelity/) is not made here but once, on the written file (verify.ts): a page it refuses is
-// rendered and the file made again (main/jobs/export-build.ts).
+// rendered and the file made again (main/jobs/export/verify.ts).
 
 /** A rewritten page, or why the page must be rendered. */
 export type VectorOutcome = RewrittenPage | string;

@@ -33,6 +33,8 @@ export interface Glyph {
   overImage: boolean;
   /** Drawn by an annotation's appearance rather than the page's content. */
   annotation: boolean;
+  /** Index of its text-showing operator in the operator list. */
+  op?: number;
 }
 
 interface FontInfo extends FontEncoding {
@@ -180,7 +182,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
   let pendingClip = false;
   const visibleNow = () => marked.every(Boolean);
 
-  const emit = (ops: readonly (GlyphOp | number)[]) => {
+  const emit = (ops: readonly (GlyphOp | number)[], opIndex: number) => {
     const font = state.font;
     if (!font || state.fontSize === 0) return;
     const fontMatrix = font.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0];
@@ -241,6 +243,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : clipped ? 'clipped' : null,
         overImage: false,
         annotation,
+        op: opIndex,
       });
       pen += vertical ? width * scale - spacing * state.fontDirection : width * scale + spacing * state.fontDirection;
     }
@@ -339,7 +342,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         state.x = state.lineX;
         break;
       case OPS.showText:
-        emit((args[0] as (GlyphOp | number)[]) ?? []);
+        emit((args[0] as (GlyphOp | number)[]) ?? [], index);
         break;
       case OPS.setGState:
         for (const entry of (args[0] as [string, unknown][]) ?? []) {

@@ -3,7 +3,9 @@ import { itemText } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
-import { comparePixels, halve, renderArea, type PixelComparison } from './pixels.js';
+import { changedAreas } from './changed.js';
+import { textOutside, tilesOf } from './tiles.js';
+import { comparePixels, halve, renderAreas, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
 // The two-way check of a produced page against its source (issue 15): besides "nothing under a box survives"
@@ -40,6 +42,8 @@ export interface PageComparison {
   words: WordComparison;
   pixels: PixelComparison;
   tolerance: { dpi: number; grey: number; max_differing_pixels: number; mask_margin_pixels: number };
+  /** (c)'s extent: `tiles` compared around what changed (null: the whole page) and why not tiles. */
+  scope: { tiles: number | null; reason: string | null };
   /** Empty when the page passes (b) and (c). */
   problems: string[];
 }
@@ -75,23 +79,59 @@ function viewOf(page: PDFPageProxy): Rect {
   return { x1, y1, x2, y2 };
 }
 
-/** Compares a produced page with its source page: (b) words and (c) pixels outside the drawn areas. */
-export async function comparePage(input: ComparedPages): Promise<PageComparison> {
-  const rules = TOLERANCES[input.kind];
-  const area = viewOf(input.source.page);
-  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
-  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
-  const words = compareWords(sourceWords, outputWords, input.drawn, area);
-  let before = await renderArea(input.source.document, input.source.page, area, FIDELITY_DPI);
-  let after = await renderArea(input.output.document, input.output.page, area, FIDELITY_DPI);
+/** (c) over some areas of the page: both pages rendered there only, the drawn areas masked. */
+async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind], tiled: boolean) {
   const scale = FIDELITY_DPI / 72 / (rules.halve ? 2 : 1);
   const margin = rules.halve ? Math.ceil(MASK_MARGIN / 2) : MASK_MARGIN;
-  if (rules.halve) {
-    before = halve(before);
-    after = halve(after);
+  let compared = 0;
+  let differing = 0;
+  let where: Rect | null = null;
+  // One rendering of each page for all its areas.
+  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => textOutside(input.source.page, list, areas) : undefined),
+    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => textOutside(input.output.page, list, areas) : undefined),
+  ]);
+  for (const [index, area] of areas.entries()) {
+    let before = befores[index];
+    let after = afters[index];
+    if (!before || !after) continue;
+    if (rules.halve) {
+      before = halve(before);
+      after = halve(after);
+    }
+    const masks = input.drawn.map((rect) => ({ x1: (rect.x1 - area.x1) * scale - margin, y1: (area.y2 - rect.y2) * scale - margin, x2: (rect.x2 - area.x1) * scale + margin, y2: (area.y2 - rect.y1) * scale + margin }));
+    const pixels = comparePixels(before, after, masks, rules.grey);
+    compared += pixels.compared;
+    differing += pixels.differing;
+    if (pixels.where) {
+      const at = { x1: area.x1 + pixels.where.x1 / scale, y1: area.y2 - pixels.where.y2 / scale, x2: area.x1 + pixels.where.x2 / scale, y2: area.y2 - pixels.where.y1 / scale };
+      where = where ? { x1: Math.min(where.x1, at.x1), y1: Math.min(where.y1, at.y1), x2: Math.max(where.x2, at.x2), y2: Math.max(where.y2, at.y2) } : at;
+    }
   }
-  const masks = input.drawn.map((rect) => ({ x1: (rect.x1 - area.x1) * scale - margin, y1: (area.y2 - rect.y2) * scale - margin, x2: (rect.x2 - area.x1) * scale + margin, y2: (area.y2 - rect.y1) * scale + margin }));
-  const pixels = comparePixels(before, after, masks, rules.grey);
+  return { compared, differing, where, margin };
+}
+
+/**
+ * Compares a produced page with its source page: (b) words and (c) pixels outside the drawn areas. A page
+ * redacted in its content whose operators prove that only known areas changed (changed.ts) has its pixels
+ * compared in tiles around those areas; without that proof, over the whole page.
+ */
+export async function comparePage(input: ComparedPages): Promise<PageComparison> {
+  const rules = TOLERANCES[input.kind];
+  const view = viewOf(input.source.page);
+  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
+  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
+  const words = compareWords(sourceWords, outputWords, input.drawn, view);
+  let areas = [view];
+  let scope: PageComparison['scope'] = { tiles: null, reason: input.kind === 'vector' ? null : 'a rendered page is compared whole' };
+  if (input.kind === 'vector') {
+    const lists = await Promise.all([input.source.page, input.output.page].map((page) => page.getOperatorList({ intent: 'display', annotationMode: 1 })));
+    const changes = await changedAreas({ page: input.source.page, list: lists[0] as never }, { page: input.output.page, list: lists[1] as never });
+    if (changes.ok) {
+      areas = tilesOf(view, [...changes.areas, ...input.drawn], FIDELITY_DPI / 72);
+      scope = { tiles: areas.length, reason: null };
+    } else scope = { tiles: null, reason: changes.reason };
+  }
+  const pixels = await comparePixelsIn(input, areas, rules, scope.tiles !== null);
   const problems: string[] = [];
   if (words.missing > 0) {
     const at = words.firstMissing;
@@ -99,13 +139,13 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   }
   if (pixels.differing > rules.maxDiffering) {
     const where = pixels.where;
-    const toUser = (px: number, py: number) => `x ${(area.x1 + px / scale).toFixed(1)}, y ${(area.y2 - py / scale).toFixed(1)}`;
-    problems.push(`${pixels.differing} pixel(s) outside the drawn areas differ from the source (at most ${rules.maxDiffering} may)${where ? ` between ${toUser(where.x1, where.y2)} and ${toUser(where.x2, where.y1)}` : ''}`);
+    problems.push(`${pixels.differing} pixel(s) outside the drawn areas differ from the source (at most ${rules.maxDiffering} may)${where ? ` between x ${where.x1.toFixed(1)}, y ${where.y1.toFixed(1)} and x ${where.x2.toFixed(1)}, y ${where.y2.toFixed(1)}` : ''}`);
   }
   return {
     words,
-    pixels,
-    tolerance: { dpi: FIDELITY_DPI / (rules.halve ? 2 : 1), grey: rules.grey, max_differing_pixels: rules.maxDiffering, mask_margin_pixels: margin },
+    pixels: { compared: pixels.compared, differing: pixels.differing, where: null },
+    tolerance: { dpi: FIDELITY_DPI / (rules.halve ? 2 : 1), grey: rules.grey, max_differing_pixels: rules.maxDiffering, mask_margin_pixels: pixels.margin },
+    scope,
     problems,
   };
 }

@@ -20,24 +20,78 @@ interface CanvasFactory {
  * them. Pages of different files are rendered on the same grid when given the same area.
  */
 export async function renderArea(document: PDFDocumentProxy, page: PDFPageProxy, area: Rect, dpi: number): Promise<Grey> {
+  return (await renderAreas(document, page, [area], dpi))[0] ?? { width: 1, height: 1, pixels: new Uint8Array([255]) };
+}
+
+/**
+ * Several areas of a page in one rendering: the page is drawn once onto their bounding box, clipped to them
+ * (pdf.js's work per operator is paid once, painting only inside the areas). Areas on the pixel grid of the
+ * bounding box give the pixels each would have rendered alone.
+ */
+export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number>): Promise<Grey[]> {
+  if (areas.length === 0) return [];
   const scale = dpi / 72;
-  const width = Math.max(1, Math.ceil((area.x2 - area.x1) * scale));
-  const height = Math.max(1, Math.ceil((area.y2 - area.y1) * scale));
+  const box = { x1: Math.min(...areas.map((a) => a.x1)), y1: Math.min(...areas.map((a) => a.y1)), x2: Math.max(...areas.map((a) => a.x2)), y2: Math.max(...areas.map((a) => a.y2)) };
+  const width = Math.max(1, Math.ceil((box.x2 - box.x1) * scale));
+  const height = Math.max(1, Math.ceil((box.y2 - box.y1) * scale));
   const { canvas, context } = (document.canvasFactory as CanvasFactory).create(width, height);
+  const placed = areas.map((area) => ({
+    left: Math.round((area.x1 - box.x1) * scale),
+    top: Math.round((box.y2 - area.y2) * scale),
+    width: Math.max(1, Math.ceil((area.x2 - area.x1) * scale)),
+    height: Math.max(1, Math.ceil((area.y2 - area.y1) * scale)),
+  }));
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
+  if (areas.length > 1) {
+    context.save();
+    context.beginPath();
+    for (const at of placed) context.rect(at.left, at.top, at.width, at.height);
+    context.clip();
+  }
   const viewport = page.getViewport({ scale, rotation: 0 });
   const [x0 = 0, , , y1 = 0] = page.view;
-  // The page's own view maps (x0, y1) to pixel (0, 0); shift it so (area.x1, area.y2) lands there instead.
-  const transform = [1, 0, 0, 1, (x0 - area.x1) * scale, (area.y2 - y1) * scale];
-  await page.render({ canvas: canvas as never, canvasContext: context as never, viewport, transform, annotationMode: 1, intent: 'display' }).promise;
-  const rgba = context.getImageData(0, 0, width, height).data;
-  const pixels = new Uint8Array(width * height);
-  for (let index = 0; index < pixels.length; index += 1) {
-    const at = index * 4;
-    pixels[index] = ((rgba[at] ?? 255) * 77 + (rgba[at + 1] ?? 255) * 150 + (rgba[at + 2] ?? 255) * 29) >>> 8;
-  }
-  return { width, height, pixels };
+  // The page's own view maps (x0, y1) to pixel (0, 0); shift it so (box.x1, box.y2) lands there instead.
+  const transform = [1, 0, 0, 1, (x0 - box.x1) * scale, (box.y2 - y1) * scale];
+  await page.render({ canvas: canvas as never, canvasContext: context as never, viewport, transform, annotationMode: 1, intent: 'display', ...(skip && { operationsFilter: skipping(page, skip) }) }).promise;
+  if (areas.length > 1) context.restore();
+  return placed.map((at) => {
+    const rgba = context.getImageData(at.left, at.top, at.width, at.height).data;
+    const pixels = new Uint8Array(at.width * at.height);
+    for (let index = 0; index < pixels.length; index += 1) {
+      const offset = index * 4;
+      pixels[index] = ((rgba[offset] ?? 255) * 77 + (rgba[offset + 1] ?? 255) * 150 + (rgba[offset + 2] ?? 255) * 29) >>> 8;
+    }
+    return { width: at.width, height: at.height, pixels };
+  });
+}
+
+export interface RenderList {
+  fnArray: number[];
+  argsArray: unknown[];
+}
+
+interface IntentStates {
+  _intentStates?: Map<string, { operatorList?: RenderList & { lastChunk?: boolean } }>;
+  _transport?: { getRenderingIntent(intent: string, annotationMode: number): { cacheKey: string } };
+}
+
+/**
+ * pdf.js's filter of a rendering's operators (its operator list for display, optimised, is not the one
+ * getOperatorList gives): decided once the whole list has arrived, every operator drawn until then.
+ */
+function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number>): (index: number) => boolean {
+  let skipped: Set<number> | null = null;
+  return (index) => {
+    if (!skipped) {
+      const internals = page as unknown as IntentStates;
+      const key = internals._transport?.getRenderingIntent('display', 1).cacheKey;
+      const list = key === undefined ? undefined : internals._intentStates?.get(key)?.operatorList;
+      if (!list?.lastChunk) return true;
+      skipped = skip(list);
+    }
+    return !skipped.has(index);
+  };
 }
 
 /** 2×2 box average: what a comparison of page images made at another resolution and bit depth looks at. */

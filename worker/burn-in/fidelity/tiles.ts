@@ -1,0 +1,87 @@
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { interpret, type Glyph } from '../../pdf-glyphs/interpret.js';
+import type { Rect } from '../geometry.js';
+import { inkArea } from './changed.js';
+
+// The tiles pixels are compared in once a page's operators prove only known areas changed (changed.ts), and
+// what their rendering may leave out: pdf.js draws every glyph of the page whatever the canvas shows, so text
+// wholly away from the tiles is skipped (its work, not its pixels: it paints nothing there).
+
+/** Points a changed area is grown by before its tile is rendered: the masks' margin and antialiasing stay inside. */
+export const TILE_MARGIN = 4;
+
+/** The tiles around `changed`, on the page's pixel grid at `scale` pixels per point, overlapping ones merged. */
+export function tilesOf(view: Rect, changed: readonly Rect[], scale: number): Rect[] {
+  const snap = (value: number, up: boolean) => (up ? Math.ceil : Math.floor)(value * scale) / scale;
+  let tiles = changed
+    .map((rect) => ({
+      x1: Math.max(view.x1, view.x1 + snap(rect.x1 - TILE_MARGIN - view.x1, false)),
+      y1: Math.max(view.y1, view.y2 - snap(view.y2 - rect.y1 + TILE_MARGIN, true)),
+      x2: Math.min(view.x2, view.x1 + snap(rect.x2 + TILE_MARGIN - view.x1, true)),
+      y2: Math.min(view.y2, view.y2 - snap(view.y2 - rect.y2 - TILE_MARGIN, false)),
+    }))
+    .filter((tile) => tile.x2 > tile.x1 && tile.y2 > tile.y1);
+  // Merged until disjoint, so no pixel is counted twice.
+  for (let merged = true; merged; ) {
+    merged = false;
+    const out: Rect[] = [];
+    for (const tile of tiles) {
+      const other = out.find((rect) => rect.x1 < tile.x2 && tile.x1 < rect.x2 && rect.y1 < tile.y2 && tile.y1 < rect.y2);
+      if (!other) out.push({ ...tile });
+      else {
+        Object.assign(other, { x1: Math.min(other.x1, tile.x1), y1: Math.min(other.y1, tile.y1), x2: Math.max(other.x2, tile.x2), y2: Math.max(other.y2, tile.y2) });
+        merged = true;
+      }
+    }
+    tiles = out;
+  }
+  return tiles;
+}
+
+export interface OperatorList {
+  fnArray: number[];
+  argsArray: unknown[];
+}
+
+/** Operators after which the pen no longer depends on the text drawn before. */
+const PLACES = new Set<number>([OPS.moveText, OPS.setLeadingMoveText, OPS.nextLine, OPS.setTextMatrix, OPS.beginText, OPS.beginAnnotation]);
+const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+
+/**
+ * Text-showing operators of a rendering's operator list that paint nothing in the tiles: every glyph placed
+ * (worker/pdf-glyphs), its ink (its box grown by a quarter of its size) clear of every tile, no Type3 glyph, and the pen placed anew
+ * before the next text (a skipped operator's advance moves nothing drawn). None when text may clip.
+ */
+export function textOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[]): Set<number> {
+  const skip = new Set<number>();
+  const { fnArray, argsArray } = list;
+  if (fnArray.some((fn, index) => fn === OPS.setTextRenderingMode && Number((argsArray[index] as unknown[])?.[0] ?? 0) >= 4)) return skip;
+  const fonts = (name: string) => {
+    try {
+      return page.commonObjs.has(name) ? (page.commonObjs.get(name) as never) : null;
+    } catch {
+      return null;
+    }
+  };
+  const byOp = new Map<number, Glyph[]>();
+  for (const glyph of interpret(list, fonts, { isVisible: () => true, view: page.view, imageHasAlpha: () => true })) {
+    if (glyph.op === undefined) continue;
+    const entry = byOp.get(glyph.op);
+    if (entry) entry.push(glyph);
+    else byOp.set(glyph.op, [glyph]);
+  }
+  const meets = (area: Rect) => tiles.some((tile) => area.x1 < tile.x2 && tile.x1 < area.x2 && area.y1 < tile.y2 && tile.y1 < area.y2);
+  for (const [op, glyphs] of byOp) {
+    if (fnArray[op] !== OPS.showText) continue;
+    const items = ((argsArray[op] as unknown[])?.[0] ?? []) as unknown[];
+    const shown = items.filter((item) => typeof item !== 'number');
+    if (shown.length !== glyphs.length || shown.some((item) => (item as { operatorListId?: unknown }).operatorListId !== undefined)) continue;
+    let next = op + 1;
+    while (next < fnArray.length && !PLACES.has(fnArray[next] ?? -1) && !SHOWS.has(fnArray[next] ?? -1)) next += 1;
+    if (next < fnArray.length && SHOWS.has(fnArray[next] ?? -1)) continue;
+    // Skipped in both pages alike (the walk proved them equal), text only hides identical ink: a quarter of its
+    // size is margin enough, since ink it misses could only make a tile differ, never agree.
+    if (!glyphs.some((glyph) => meets(inkArea(glyph, 0.25)))) skip.add(op);
+  }
+  return skip;
+}
