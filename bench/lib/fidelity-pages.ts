@@ -174,17 +174,17 @@ export function lacking(word: string, candidate: string): number {
  * ZapfDingbats string's codes ("lazy" for λαζψ) stand in its content stream, which pdftotext reads otherwise.
  */
 export async function codeWords(bytes: Buffer): Promise<DisplayWord[]> {
-  let doc: PDFDocument;
+  // Only an allowance: a file pdf-lib cannot rewrite (broken xref, encryption) gets none, the stricter side.
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+    const identity = doc.context.register(doc.context.stream('/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Bytes def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> <0000> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end'));
+    for (const [, object] of doc.context.enumerateIndirectObjects()) {
+      if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;
+      const subtype = object.get(PDFName.of('Subtype'));
+      if ([PDFName.of('Type1'), PDFName.of('TrueType'), PDFName.of('MMType1'), PDFName.of('Type3')].includes(subtype as PDFName)) object.set(PDFName.of('ToUnicode'), identity);
+    }
+    return displayWords(Buffer.from(await doc.save()), true);
   } catch {
     return [];
   }
-  const identity = doc.context.register(doc.context.stream('/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Bytes def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfrange <00> <FF> <0000> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end'));
-  for (const [, object] of doc.context.enumerateIndirectObjects()) {
-    if (!(object instanceof PDFDict) || object.get(PDFName.of('Type')) !== PDFName.of('Font')) continue;
-    const subtype = object.get(PDFName.of('Subtype'));
-    if ([PDFName.of('Type1'), PDFName.of('TrueType'), PDFName.of('MMType1'), PDFName.of('Type3')].includes(subtype as PDFName)) object.set(PDFName.of('ToUnicode'), identity);
-  }
-  return displayWords(Buffer.from(await doc.save()), true);
 }
