@@ -3,7 +3,7 @@ import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { FontWidths, TextRun } from './words.js';
 import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
-import { itemText } from '../pdf-glyphs/index.js';
+import { itemText, readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
@@ -45,8 +45,8 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
  * The page's text runs in PDF user space (marked-content markers skipped), in the document's text (pdf-glyphs/
  * unicode.ts) where the page's fonts are loaded (its operator list was built).
  */
-export async function textRuns(page: PDFPageProxy): Promise<TextRun[]> {
-  const content = await page.getTextContent();
+export async function textRuns(page: PDFPageProxy, reader: Pick<PageReader, 'textContent'> = readAnew): Promise<TextRun[]> {
+  const content = await reader.textContent(page);
   const runs: TextRun[] = [];
   for (const item of content.items) {
     if ('str' in item) runs.push({ str: itemText(page, item), transform: item.transform as number[], width: item.width, height: item.height, fontName: item.fontName });

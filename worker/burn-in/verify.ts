@@ -6,6 +6,7 @@ import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVe
 import type { PageCertificate } from '../../main/common/page-certificate.js';
 import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
 import { openPdf } from './pdfjs.js';
+import { PageReadings, readAnew } from '../pdf-glyphs/index.js';
 import { structureProblems } from './sanitize.js';
 import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
 
@@ -24,7 +25,7 @@ export class VerificationFailed extends Error {}
  * word lists. A scan's reading is its stored (OCR) words: those that meet a drawn area are withheld, allowed as
  * often as the stored words clear of every drawn area repeat them, judged here from the words as stored.
  */
-async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolean, sourcePage: PDFPageProxy | null): Promise<Withheld[]> {
+async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolean, sourcePage: PDFPageProxy | null, reader: PageReadings): Promise<Withheld[]> {
   const plan = check.certify;
   const drawn = asRects(plan?.drawn ?? []);
   const stored = check.stored ?? [];
@@ -38,7 +39,7 @@ async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolea
     return [...new Set(under.map(fold).filter(Boolean))].map((text) => ({ text, allowance: outside.split(text).length - 1 }));
   }
   const source = await sources.get(plan.sourcePath);
-  return withheldOfPage(source, sourcePage ?? plan.page, drawn, storedUnder, storedClear, { keepHidden });
+  return withheldOfPage(source, sourcePage ?? plan.page, drawn, storedUnder, storedClear, { keepHidden, ...(sourcePage && { reader }) });
 }
 
 /** The source documents of a task's checks, each opened once (PDFs only). */
@@ -57,11 +58,11 @@ class Sources {
   }
 }
 
-async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null): Promise<PageComparison | null> {
+async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings): Promise<PageComparison | null> {
   const plan = check.certify;
   if (!plan || plan.sourceType !== 'pdf' || !sourcePage) return null;
   const source = await sources.get(plan.sourcePath);
-  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method });
+  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method, reader });
 }
 
 function certificateOf(check: PageCheck, leaked: number, comparison: PageComparison | null): PageCertificate {
@@ -95,6 +96,8 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
   }
   const document = await openPdf(bytes);
   const sources = new Sources();
+  // Each page's glyphs and text read once for the leak check, the withheld words, the walk and the words.
+  const readings = new PageReadings(readAnew);
   try {
     if (document.numPages !== task.expectedPages) throw new VerificationFailed(`verification failed: the output has ${document.numPages} pages, ${task.expectedPages} expected`);
     let withheldWords = 0;
@@ -109,13 +112,16 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
       const [outputPage, sourcePage] = await Promise.all([document.getPage(check.outputPage), source && plan ? source.getPage(plan.page) : null]);
       let comparison: PageComparison | null;
       try {
-        const withheld = await withheldOf(sources, check, task.keepHidden === true, sourcePage);
+        const withheld = await withheldOf(sources, check, task.keepHidden === true, sourcePage, readings);
         for (const entry of withheld) withheldTexts.add(entry.text);
-        const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [], page: outputPage }]);
+        const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [], page: outputPage }], readings);
         if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
         withheldWords += withheld.length;
-        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage);
+        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings);
       } finally {
+        // Dropped with the page: memory stays that of the pages open at once.
+        readings.drop(outputPage);
+        if (sourcePage) readings.drop(sourcePage);
         outputPage.cleanup();
         sourcePage?.cleanup();
       }

@@ -1,11 +1,13 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { pageGlyphs, type Glyph, type HiddenBy } from './interpret.js';
+import type { PageReader } from './readings.js';
 import { runText, type FontEncoding } from './unicode.js';
 
 // One front door for reading a PDF page glyph by glyph (interpret.ts): the release check, the text layer of
 // rendered pages and the scan's hidden-content report all read pages this way.
 
 export type { Glyph, HiddenBy } from './interpret.js';
+export { PageReadings, type PageReader } from './readings.js';
 
 const configs = new WeakMap<PDFDocumentProxy, Promise<{ isVisible(group: unknown): boolean } | null>>();
 
@@ -29,6 +31,9 @@ export async function readGlyphs(document: PDFDocumentProxy, page: PDFPageProxy)
     }
   });
 }
+
+/** Each reading made anew: for callers that read a page once anyway. */
+export const readAnew: PageReader = { glyphs: readGlyphs, textContent: (page) => page.getTextContent() };
 
 /**
  * The document's text of one item of pdf.js's text content, as the glyph reading gives it (unicode.ts): needs

@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdf } from '../burn-in/pdfjs.js';
-import { readGlyphs } from '../pdf-glyphs/index.js';
+import { readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { checkPdfObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
 import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
 
@@ -34,21 +34,22 @@ export async function withheldOfPage(
   drawn: readonly Rect[],
   extra: readonly string[] = [],
   extraAllowed: readonly string[] = [],
-  options: { keepHidden?: boolean } = {},
+  /** `reader`: where a caller reading the page for more than this keeps its glyphs. */
+  options: { keepHidden?: boolean; reader?: PageReader } = {},
 ): Promise<Withheld[]> {
   const page = typeof pageNumber === 'number' ? await document.getPage(pageNumber) : pageNumber;
   try {
-    return withheldOfGlyphs(await readGlyphs(document, page), drawn, extra, extraAllowed, options);
+    return withheldOfGlyphs(await (options.reader ?? readAnew).glyphs(document, page), drawn, extra, extraAllowed, options);
   } finally {
     if (typeof pageNumber === 'number') page.cleanup();
   }
 }
 
 /** Both readings of an output page: pdf.js's text content, and glyph by glyph (visible text and the rest). */
-async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy) {
+async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy, reader: PageReader) {
   // Glyphs first: their operator list loads the fonts the text content's reading maps through.
-  const glyphs = await readGlyphs(document, page);
-  const textContent = await textContentText(page);
+  const glyphs = await reader.glyphs(document, page);
+  const textContent = await textContentText(page, reader);
   return {
     textContent,
     all: joinedText(glyphs, () => true),
@@ -58,13 +59,13 @@ async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy) {
 }
 
 /** Checks the given output pages by both readings; returns the leaks found. */
-export async function checkPages(output: PDFDocumentProxy, pages: readonly PageToCheck[]): Promise<Leak[]> {
+export async function checkPages(output: PDFDocumentProxy, pages: readonly PageToCheck[], reader: PageReader = readAnew): Promise<Leak[]> {
   const leaks: Leak[] = [];
   for (const check of pages) {
     if (check.withheld.length === 0) continue;
     const page = check.page ?? (await output.getPage(check.outputPage));
     try {
-      const read = await readingsOf(output, page);
+      const read = await readingsOf(output, page, reader);
       const added = fold((check.added ?? []).join(' '));
       const places = new Set<PlaceKind>();
       for (const withheld of check.withheld) {

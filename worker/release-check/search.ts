@@ -1,6 +1,6 @@
 import type { PDFContext } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { itemText, readGlyphs } from '../pdf-glyphs/index.js';
+import { itemText, readAnew, readGlyphs, type PageReader } from '../pdf-glyphs/index.js';
 import { searchObjects, type ObjectPlace } from './objects.js';
 import { countIn, fold, joinedText } from './strings.js';
 
@@ -23,8 +23,8 @@ export const MIN_OBJECT_NEEDLE = 2;
  * pdf.js's reading of a page: its text content in order, folded and joined (strings.ts joinedText), in the
  * document's text (pdf-glyphs/unicode.ts) where the page's fonts are loaded (its operator list built first).
  */
-export async function textContentText(page: PDFPageProxy): Promise<string> {
-  const content = await page.getTextContent();
+export async function textContentText(page: PDFPageProxy, reader: Pick<PageReader, 'textContent'> = readAnew): Promise<string> {
+  const content = await reader.textContent(page);
   let text = '';
   for (const item of content.items) if ('str' in item) text += itemText(page, item);
   return fold(text);

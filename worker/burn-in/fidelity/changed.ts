@@ -23,6 +23,8 @@ interface OperatorList {
 export interface Side {
   page: PDFPageProxy;
   list: OperatorList;
+  /** The glyphs of `list` read already (worker/pdf-glyphs readGlyphs over the same list): not read again. */
+  glyphs?: () => Promise<Glyph[]>;
 }
 
 export type Changes = { ok: true; areas: Rect[] } | { ok: false; reason: string };
@@ -198,7 +200,10 @@ function fontsOf(page: PDFPageProxy) {
   return (name: string) => fontInfo(page, name) as Parameters<typeof interpret>[1] extends (name: string) => infer R ? R : never;
 }
 
-function glyphsOf(side: Side, end: number): Glyph[] {
+async function glyphsOf(side: Side, end: number): Promise<Glyph[]> {
+  // Glyphs are placed operator by operator, whatever follows or hides them: the reading's up to `end` is this one.
+  const read = side.glyphs ? await side.glyphs() : null;
+  if (read && read.every((glyph) => glyph.op !== undefined)) return read.filter((glyph) => (glyph.op ?? end) < end);
   const list = { fnArray: side.list.fnArray.slice(0, end), argsArray: side.list.argsArray.slice(0, end) };
   return interpret(list, fontsOf(side.page), { isVisible: () => true, view: side.page.view, imageHasAlpha: () => true });
 }
@@ -320,7 +325,7 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
   }
 
   // Where the removed glyphs and the labels were drawn, read glyph by glyph (worker/pdf-glyphs) from each list.
-  const sourceGlyphs = glyphsOf(source, sEnd);
+  const sourceGlyphs = await glyphsOf(source, sEnd);
   if (sourceGlyphs.length !== emitted) throw new Failed('the source glyphs could not be placed');
   for (const edit of edits) for (const index of edit.removed) {
     const glyph = sourceGlyphs[edit.glyphsBefore + index];
@@ -329,7 +334,7 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
   }
   const overlayGlyphs = o.fnArray.slice(overlayStart, oEnd).reduce((sum, fn, index) => sum + (fn === OPS.showText ? glyphCount(((o.argsArray[overlayStart + index] as unknown[])[0] ?? []) as unknown[]) : 0), 0);
   if (overlayGlyphs > 0) {
-    const outputGlyphs = glyphsOf(output, oEnd);
+    const outputGlyphs = await glyphsOf(output, oEnd);
     const removed = edits.reduce((sum, edit) => sum + edit.removed.length, 0);
     if (outputGlyphs.length !== emitted - removed + overlayGlyphs) throw new Failed('the labels could not be placed');
     areas.push(...outputGlyphs.slice(outputGlyphs.length - overlayGlyphs).map((glyph) => inkArea(glyph)));

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { itemText } from '../../pdf-glyphs/index.js';
+import { itemText, readAnew, type PageReader } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
@@ -56,13 +56,15 @@ export interface ComparedPages {
   kind: PageKind;
   /** Source words to look for; default the source page's own text. */
   sourceWords?: readonly SourceWord[];
+  /** Where the caller keeps the pages' readings (glyphs, text) for its other checks; default read anew. */
+  reader?: PageReader;
 }
 
 /** The words of a page as pdf.js reads them, placed with the page's own font widths. */
-export async function wordsOfPage(page: PDFPageProxy, byMarkedContent = false): Promise<SourceWord[]> {
+export async function wordsOfPage(page: PDFPageProxy, byMarkedContent = false, reader: PageReader = readAnew): Promise<SourceWord[]> {
   // As the burn-in renders (annotations enabled), so the same fonts are loaded and words placed alike.
   await page.getOperatorList({ intent: 'display', annotationMode: 1 });
-  return wordsFromRuns(byMarkedContent ? await markedRuns(page) : await textRuns(page), fontWidthsOf(page));
+  return wordsFromRuns(byMarkedContent ? await markedRuns(page) : await textRuns(page, reader), fontWidthsOf(page));
 }
 
 /**
@@ -118,14 +120,17 @@ async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rul
 export async function comparePage(input: ComparedPages): Promise<PageComparison> {
   const rules = TOLERANCES[input.kind];
   const view = viewOf(input.source.page);
-  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page));
-  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster');
+  const reader = input.reader ?? readAnew;
+  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page, false, reader));
+  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster', reader);
   const words = compareWords(sourceWords, outputWords, input.drawn, view);
   let areas = [view];
   let scope: PageComparison['scope'] = { tiles: null, reason: input.kind === 'vector' ? null : 'a rendered page is compared whole' };
   if (input.kind === 'vector') {
     const lists = await Promise.all([input.source.page, input.output.page].map((page) => page.getOperatorList({ intent: 'display', annotationMode: 1 })));
-    const changes = await changedAreas({ page: input.source.page, list: lists[0] as never }, { page: input.output.page, list: lists[1] as never });
+    // The walk places glyphs from these same lists: with a keeping reader, the leak check's reading serves.
+    const side = (at: 0 | 1, { document, page }: ComparedPages['source']) => ({ page, list: lists[at] as never, ...(input.reader && { glyphs: () => reader.glyphs(document, page) }) });
+    const changes = await changedAreas(side(0, input.source), side(1, input.output));
     if (changes.ok) {
       areas = tilesOf(view, [...changes.areas, ...input.drawn], FIDELITY_DPI / 72);
       scope = { tiles: areas.length, reason: null };
