@@ -80,6 +80,7 @@ describe('person names in manual pages and technical papers', () => {
   it('suggests no title-case table header holding a surname, and keeps a name on a line of its own', () => {
     expect(names(manual('The count of faults per process.\nMajor Page Fault Count Delta\n12 14 16'))).toEqual(AUTHORS);
     expect(names(manual('vMj  --  Major Page Fault Count Delta\n  The number of major page faults.'))).toEqual(AUTHORS);
+    expect(names(manual('vMn −− Minor Page Fault Count Delta\n  The number of minor page faults.'))).toEqual(AUTHORS);
     expect(names(manual('The count of faults per process.\nReport By Jimmy Page Today\n12 14 16'))).toContain('Jimmy Page');
   });
 
@@ -88,6 +89,8 @@ describe('person names in manual pages and technical papers', () => {
     expect(names(manual('Published by the Deutschsprachige Anwendervereinigung TEX e.V. in Heidelberg.'))).toEqual(AUTHORS);
     expect(names(manual('The witnesses are:\nM Parisinus Lat. 5056 s. XII\nB Parisinus Lat. 5763 s. IX'))).not.toContain('Parisinus Lat.');
     expect(names(manual('The sample text reads:\nZde, v České republice, stále není povoleno ani jedno.\nIt was set by Petr Olšák in Prague.'))).toEqual(['Petr Olšák', ...AUTHORS]);
+    expect(names('Zde, v České republice, stále není povoleno ani jedno.\nIt was set by Petr Olšák in Prague.')).toEqual(['Petr Olšák']);
+    expect(names('The letter is kept as Parisinus Lat. 5763 in the library.')).not.toContain('Parisinus Lat.');
   });
 
   it('across a document: a word another page writes in lower case opens no name on this one', () => {

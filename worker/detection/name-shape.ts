@@ -141,9 +141,10 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   // A method named after a person, a piece of a dashed firm or method name, a table header: known name or not.
   if (eponym(text, end, context.technical)) return true;
   if (context.technical && (dashedPiece(text, start, end) || titleCaseHeader(text, start, end, context.lower))) return true;
-  if (legalFormAfter(text, end) || (context.technical && abbreviationNumber(text, start, end))) return true;
-  // A line in another language on a page with English: as on a page without English (below), one unknown word or three.
-  const foreign = context.noEnglish || (context.technical && foreignLine(text, start, end));
+  if (legalFormAfter(text, end) || abbreviationNumber(text, start, end)) return true;
+  // A line in another language on a page with English: as on a page without English (below), one unknown word or
+  // three. Outside technical text only with accented letters, as chat slang also lacks function words.
+  const foreign = context.noEnglish || foreignLine(text, start, end, !context.technical);
   if (words.length === 1) {
     const word = bare[0] as string;
     // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
@@ -194,7 +195,7 @@ export function titleCaseHeader(text: string, start: number, end: number, lower:
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const next = text.indexOf('\n', end);
   // The line's part around the candidate, after a term it defines ("vMj  --  Major Page Fault Count Delta").
-  const line = (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t]--?[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
+  const line = (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
   if (line.length > 80 || /[.,;:!?()"“”]/u.test(line)) return false;
   const words = line.trim().split(/\s+/);
   if (words.length < 3 || words.length > 8 || !words.every((word) => /^\p{Lu}\p{Ll}*$/u.test(word))) return false;
@@ -208,21 +209,24 @@ export function titleCaseHeader(text: string, start: number, end: number, lower:
 /**
  * Whether the line around a candidate is in another language, on a page that may hold English too: four
  * lower-case words or more, no English function word among them, and fewer than half of them common English
- * words ("Zde, v České republice, stále není povoleno ani").
+ * words ("Zde, v České republice, stále není povoleno ani"); with `accented`, one of them has a letter beyond a–z.
  */
-export function foreignLine(text: string, start: number, end: number): boolean {
+export function foreignLine(text: string, start: number, end: number, accented: boolean): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const next = text.indexOf('\n', end);
   const line = text.slice(lineStart, next < 0 ? text.length : next);
   const words = line.match(/(?<![\p{L}\p{N}_\\\-−‐])\p{Ll}{2,}(?![\p{L}\p{N}_(\-−‐])/gu) ?? [];
   if (words.length < 4 || words.some((word) => FUNCTION_WORDS.has(word))) return false;
+  if (accented && !words.some((word) => /[^a-z]/.test(word))) return false;
   return words.filter((word) => stems(word).some((stem) => commonWords().has(stem))).length * 2 < words.length;
 }
 
 /** A shelfmark or numbered reference after a candidate's abbreviated last word ("Parisinus Lat. 5056", "Vol. 3"). */
 export function abbreviationNumber(text: string, start: number, end: number): boolean {
-  const last = /(\p{Lu}\p{Ll}{1,2})\.$/u.exec(text.slice(start, end));
-  return last !== null && !known((last[1] as string).toLowerCase()) && !SUFFIX.test((last[1] as string).toUpperCase()) && /^[^\S\n]*\d/u.test(text.slice(end, end + 4));
+  // The full stop may lie outside the candidate.
+  const last = /(?<!\p{L})(\p{Lu}\p{Ll}{1,2})(\.?)$/u.exec(text.slice(start, end));
+  if (last === null || known((last[1] as string).toLowerCase()) || SUFFIX.test((last[1] as string).toUpperCase())) return false;
+  return new RegExp(`^${last[2] ? '' : '\\.'}[^\\S\\n]*\\d`, 'u').test(text.slice(end, end + 5));
 }
 
 /** A legal form of a firm or society after a candidate ("Deutschsprachige Anwendervereinigung TEX e.V.", "Acme Widgets GmbH"). */
