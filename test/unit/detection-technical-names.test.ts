@@ -69,6 +69,30 @@ describe('person names in manual pages and technical papers', () => {
     expect(names(manual('Frank Mittelbach, David Carlisle, 2005.'))).toEqual(['Frank Mittelbach', 'David Carlisle', ...AUTHORS]);
   });
 
+  it('suggests no eponym before a technical head noun, and keeps the same surnames as authors', () => {
+    const text = manual('Blocks are packed with Huffman coding and a Huffman tree; Dijkstra\'s algorithm and the Fourier transform follow.\nKnuth wrote the first version.');
+    expect(names(text)).toEqual(['Knuth', ...AUTHORS]);
+    const reference = names(manual('[3] D. A. Huffman. A method for the construction of minimum-redundancy codes. Proc. IRE, 1952.'));
+    expect(reference.some((name) => name.includes('Huffman'))).toBe(true);
+    expect(names('Carl Friedrich Gauss lived in Göttingen. The Gauss distribution is named after him.')).toEqual(['Carl Friedrich Gauss']);
+  });
+
+  it('suggests no title-case table header holding a surname, and keeps a name on a line of its own', () => {
+    expect(names(manual('The count of faults per process.\nMajor Page Fault Count Delta\n12 14 16'))).toEqual(AUTHORS);
+    expect(names(manual('vMj  --  Major Page Fault Count Delta\n  The number of major page faults.'))).toEqual(AUTHORS);
+    expect(names(manual('vMn −− Minor Page Fault Count Delta\n  The number of minor page faults.'))).toEqual(AUTHORS);
+    expect(names(manual('The count of faults per process.\nReport By Jimmy Page Today\n12 14 16'))).toContain('Jimmy Page');
+  });
+
+  it('suggests no piece of a dashed firm, a society with its legal form, a shelfmark or a foreign line', () => {
+    expect(names(manual('See The Art of Computer Programming. Addison–Wesley.'))).toEqual(AUTHORS);
+    expect(names(manual('Published by the Deutschsprachige Anwendervereinigung TEX e.V. in Heidelberg.'))).toEqual(AUTHORS);
+    expect(names(manual('The witnesses are:\nM Parisinus Lat. 5056 s. XII\nB Parisinus Lat. 5763 s. IX'))).not.toContain('Parisinus Lat.');
+    expect(names(manual('The sample text reads:\nZde, v České republice, stále není povoleno ani jedno.\nIt was set by Petr Olšák in Prague.'))).toEqual(['Petr Olšák', ...AUTHORS]);
+    expect(names('Zde, v České republice, stále není povoleno ani jedno.\nIt was set by Petr Olšák in Prague.')).toEqual(['Petr Olšák']);
+    expect(names('The letter is kept as Parisinus Lat. 5763 in the library.')).not.toContain('Parisinus Lat.');
+  });
+
   it('across a document: a word another page writes in lower case opens no name on this one', () => {
     const pages = [['Treats it twice. Maria Lopez agreed.'], ['Run tool --verbose -o out.txt config.yaml, then parse_args() again.', 'This treats the input as text.']];
     const found = detectPages(

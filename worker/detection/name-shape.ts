@@ -138,6 +138,13 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   // A lower-case word inside that is no particle ("Wer diesen", "Yu yu", "chen Zweck"): a phrase or a glyph sample.
   if ((context.technical || context.noEnglish) && words.some((word) => /^\p{Ll}/u.test(bareWord(word)) && !PARTICLES.has(bareWord(word)))) return true;
   if (context.technical && !after && publisherSlot(text, start, end)) return true;
+  // A method named after a person, a piece of a dashed firm or method name, a table header: known name or not.
+  if (eponym(text, end, context.technical)) return true;
+  if (context.technical && (dashedPiece(text, start, end) || titleCaseHeader(text, start, end, context.lower))) return true;
+  if (legalFormAfter(text, end) || abbreviationNumber(text, start, end)) return true;
+  // A line in another language on a page with English: as on a page without English (below), one unknown word or
+  // three. Outside technical text only with accented letters, as chat slang also lacks function words.
+  const foreign = context.noEnglish || foreignLine(text, start, end, !context.technical);
   if (words.length === 1) {
     const word = bare[0] as string;
     // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
@@ -150,9 +157,78 @@ export function unlikelyName(text: string, start: number, end: number, context: 
     // A common English word opening a sentence of technical text ("Treats lines …"): a verb or noun, not a name.
     if (context.technical && sentenceInitial(text, start) && commonWord(word)) return true;
     // With next to no English on the page the tagger guesses at capitalised words: one alone needs to be a known name.
-    if (context.noEnglish && !known(word)) return true;
+    if (foreign && !known(word)) return true;
   }
   // There, a run of three words or more (a phrase: "Testen von Textausgaben") needs a known name in it too;
   // a pair of unknown words is kept, as full names in other languages are ("Jacques André").
-  return !after && context.noEnglish && words.length >= 3 && !bare.some(known);
+  return !after && foreign && words.length >= 3 && !bare.some(known);
 }
+
+/** Head nouns an eponym stands before ("Huffman coding", "Dijkstra's algorithm"); the first set only in mathematics and computing. */
+const EPONYM_STRICT = 'coding|algorithms?|transforms?|transformation|theorems?|lemma|conjecture|distributions?|inequality|equations?|polynomials?|quadrature|integrals?|encoding';
+const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
+const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?[ \\t]+(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
+const EPONYM_ANY = eponymAfter(EPONYM_STRICT);
+const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
+
+/**
+ * Whether a candidate names a method rather than a person: a head noun in lower case right after it ("Huffman
+ * coding", "Knuth–Morris–Pratt algorithm"). A person mentioned is followed by a verb or punctuation ("Knuth
+ * wrote", "D. A. Huffman. A method …"). Generic heads (code, tree, number) count in technical text only.
+ */
+export function eponym(text: string, end: number, technical: boolean): boolean {
+  return (technical ? EPONYM_IN_TECHNICAL : EPONYM_ANY).test(text.slice(end, end + 40));
+}
+
+/** A piece of a dashed compound the tagger split ("Addison–Wesley", "Knuth–Morris"): a firm or method, not a person. */
+export function dashedPiece(text: string, start: number, end: number): boolean {
+  return /\p{L}[-–—][^\S\n]*$/u.test(text.slice(Math.max(0, start - 3), start)) || /^[^\S\n]*[–—]\p{Lu}/u.test(text.slice(end, end + 3));
+}
+
+/**
+ * Whether a candidate sits on a table header or title-case label line: a short line of three to eight words,
+ * all capitalised, without sentence punctuation, most of them common English words ("Major Page Fault Count
+ * Delta"), in the model's lexicon or in the document's lower-case words (`lower`). A line naming a person has a
+ * given name that is no common word.
+ */
+export function titleCaseHeader(text: string, start: number, end: number, lower: WordSet): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const next = text.indexOf('\n', end);
+  // The line's part around the candidate, after a term it defines ("vMj  --  Major Page Fault Count Delta").
+  const line = (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
+  if (line.length > 80 || /[.,;:!?()"“”]/u.test(line)) return false;
+  const words = line.trim().split(/\s+/);
+  if (words.length < 3 || words.length > 8 || !words.every((word) => /^\p{Lu}\p{Ll}*$/u.test(word))) return false;
+  const lexical = (word: string) => stems(word).some((stem) => commonWords().has(stem) || lower.has(stem));
+  const lowered = words.map((word) => word.toLowerCase());
+  // A given name that is no common word ("Frank" is one, "Torbjorn" not) makes the line a person's.
+  if (lowered.some((word) => FIRST_NAMES.has(word) && !lexical(word))) return false;
+  return lowered.filter(lexical).length * 2 > words.length;
+}
+
+/**
+ * Whether the line around a candidate is in another language, on a page that may hold English too: four
+ * lower-case words or more, no English function word among them, and fewer than half of them common English
+ * words ("Zde, v České republice, stále není povoleno ani"); with `accented`, one of them has a letter beyond a–z.
+ */
+export function foreignLine(text: string, start: number, end: number, accented: boolean): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const next = text.indexOf('\n', end);
+  const line = text.slice(lineStart, next < 0 ? text.length : next);
+  const words = line.match(/(?<![\p{L}\p{N}_\\\-−‐])\p{Ll}{2,}(?![\p{L}\p{N}_(\-−‐])/gu) ?? [];
+  if (words.length < 4 || words.some((word) => FUNCTION_WORDS.has(word))) return false;
+  if (accented && !words.some((word) => /[^a-z]/.test(word))) return false;
+  return words.filter((word) => stems(word).some((stem) => commonWords().has(stem))).length * 2 < words.length;
+}
+
+/** A shelfmark or numbered reference after a candidate's abbreviated last word ("Parisinus Lat. 5056", "Vol. 3"). */
+export function abbreviationNumber(text: string, start: number, end: number): boolean {
+  // The full stop may lie outside the candidate.
+  const last = /(?<!\p{L})(\p{Lu}\p{Ll}{1,2})(\.?)$/u.exec(text.slice(start, end));
+  if (last === null || known((last[1] as string).toLowerCase()) || SUFFIX.test((last[1] as string).toUpperCase())) return false;
+  return new RegExp(`^${last[2] ? '' : '\\.'}[^\\S\\n]*\\d`, 'u').test(text.slice(end, end + 5));
+}
+
+/** A legal form of a firm or society after a candidate ("Deutschsprachige Anwendervereinigung TEX e.V.", "Acme Widgets GmbH"). */
+const LEGAL_FORM_AFTER = /^[^\S\n]+(?:[\p{Lu}][\p{L}&'’-]*[^\S\n]+){0,2}(?:e\.[^\S\n]?V\.|g?GmbH|mbH|S\.A\.|S\.p\.A\.|SARL|B\.V\.|N\.V\.|Pty|PLC)(?![\p{L}])/u;
+export const legalFormAfter = (text: string, end: number) => LEGAL_FORM_AFTER.test(text.slice(end, end + 60));

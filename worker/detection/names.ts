@@ -1,7 +1,7 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
 import { backedBy, capitalisedLine, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
-import { trailingCode, unlikelyName } from './name-shape.js';
+import { abbreviationNumber, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -346,6 +346,7 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
     if (!isWord(shapeOf(token)) || !words.has(lower) || termRecurrence(token.core, context)) return;
     // An unknown word recurring in a bare line of capitalised words is a heading's or a table's word ("Page Fault Count Delta").
     if (!FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && capitalisedLine(text, token.start, token.end)) return;
+    if (eponym(text, token.end, context.technical) || abbreviationNumber(text, token.start, token.end) || (context.technical && (dashedPiece(text, token.start, token.end) || titleCaseHeader(text, token.start, token.end, context.lower)))) return;
     const end = token.end;
     const next = tokens[index + 1];
     if (next && next.gap === ' ' && isWord(shapeOf(next)) && ORGANISATION_WORDS.has(next.core.toLowerCase())) return;
