@@ -109,6 +109,10 @@ test('the clerk’s day, every step in the window', async ({ admin, server, page
   // Automatic processing finds the name; the suggestions queue fills.
   const queue = page.getByRole('region', { name: /Suggestions to review/ });
   await expect(queue.getByRole('listbox', { name: 'Suggestions' }).getByRole('option').first()).toBeVisible({ timeout: 120_000 });
+  // The queue filling below the fold keeps its selected row in view inside the list, never by scrolling the page.
+  expect((await page.locator('.dropzone').boundingBox())?.y).toBe(before.drop?.y);
+  // Once intake has converted the e-mail and the Word file, "Process all" counts them with the PDFs.
+  await expect(page.getByText('for every document (4), in one go')).toBeVisible({ timeout: 30_000 });
   await checkScreen(page, 'case-processed');
 
   // The internal export's dialog lists every document by its whole name (wrapped where it must be, never cut).

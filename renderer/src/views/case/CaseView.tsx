@@ -21,6 +21,8 @@ import { SearchPanel } from './SearchPanel.js';
 import { SuggestionsQueue } from './SuggestionsQueue.js';
 import { UploadPanel } from './UploadPanel.js';
 
+const CONVERTED_BY_INTAKE = new Set(['email', 'office', 'text']);
+
 export function CaseView({ caseId }: { caseId: string }) {
   const record = useLoad((signal) => getCase(caseId, signal), [caseId]);
   const tracker = useJobTracker();
@@ -63,7 +65,9 @@ export function CaseView({ caseId }: { caseId: string }) {
     if (!documents.data || documents.loading) return;
     const differs = [...entries.values()].filter((entry) => {
       const document = listed.get(entry.document_id);
-      return !document || (document.password_state === 'needs_password') !== (entry.state === 'needs_password');
+      // An e-mail, Office or text file listed before intake converted it: its type (and "Process all"'s count) is stale.
+      const converted = document && CONVERTED_BY_INTAKE.has(document.document_type) && entry.state !== 'waiting' && entry.state !== 'not_started';
+      return !document || converted || (document.password_state === 'needs_password') !== (entry.state === 'needs_password');
     });
     const difference = differs.map((entry) => `${entry.document_id}:${entry.state}`).join(',');
     if (difference && difference !== lastDifference.current) documents.reload();

@@ -32,8 +32,15 @@ export function SuggestionsQueue({ caseId, refreshKey }: { caseId: string; refre
   const documents = new Map(all.map((item) => [item.document_id, item.file_name]));
   const selected = items[Math.min(current, items.length - 1)];
 
+  // Keeps the selected row visible by scrolling the list alone: scrollIntoView would also scroll the page,
+  // and the queue filling while the clerk works elsewhere on the case must not move what is under the pointer.
   useEffect(() => {
-    listRef.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    const list = listRef.current;
+    const row = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !row) return;
+    const top = row.offsetTop; // the list is positioned, so this is within its scrolled content
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + row.offsetHeight - list.clientHeight;
   }, [current, items.length]);
 
   /** Removes decided items locally (the counts follow at once), then reloads what the server holds. */
