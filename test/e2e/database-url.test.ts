@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { apiFetch, assertBuilt, databaseUrlFor, runCli, startServer } from '../helpers/process.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/test-database.js';
 

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Export } from '../../main/common/schemas/exports.js';
-import { pdftotext, textPagesPdf } from '../helpers/export-fixtures.js';
-import { tempDir } from '../helpers/instance.js';
+import { textPagesPdf } from '../helpers/export-fixtures.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
+import { tempDir } from '../helpers/temp.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 
 // A real `obscura serve` killed with SIGKILL in the middle of an export: after the restart the export runs

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimalPdf, tempDir } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { apiFetch, assertBuilt, databaseUrlFor, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/cluster-processes.js';
 import { startReceiver, verifyDelivery, type Receiver } from '../helpers/webhook-receiver.js';

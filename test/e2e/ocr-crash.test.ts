@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { OcrResult } from '../../main/common/schemas/ocr.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { characterErrorRate, proseLines, scanImage, scannedPdf } from '../helpers/ocr-fixtures.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type InitialCredentials, type ServerProcess } from '../helpers/process.js';
 import { inspectDatabase } from '../helpers/inspect-db.js';

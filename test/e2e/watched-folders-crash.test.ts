@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../main/jobs/watched-folders/output.js';
-import { minimalPdf, tempDir } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type ServerProcess } from '../helpers/process.js';
 import { listTree, paddedPdf, sleep } from '../helpers/watched-folders.js';
 import { inspectDatabase, type DatabaseInspector } from '../helpers/inspect-db.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bboxWords, chromiumPdf, type BboxWord } from './burn-producers.js';
-import { tempDir } from './instance.js';
+import { tempDir } from './temp.js';
 
 // Adversarial PDFs for release assurance (issue 25), made at test time by real producers installed from Debian:
 // pdfTeX and hyperref, LuaLaTeX (LuaHBTeX), Chromium, Ghostscript, poppler's pdftoppm and tesseract. Every kind

@@ -6,6 +6,9 @@ import { upsertDocumentPage } from '../../main/db/queries/document-pages.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { createCase, startInstance, uploadDocuments, type TestInstance } from './instance.js';
 import { dataOf, orgId } from './integration-support.js';
+import { boxOf, layoutPage } from './page-layout.js';
+
+export { boxOf, CHAR, layoutPage, LEADING, TOP } from './page-layout.js';
 
 // Fixtures for the detection, summary and transcription suites: stored pages as OCR writes them, job
 // polling, and small HTTP servers speaking the OpenAI-compatible protocols.
@@ -51,23 +54,8 @@ export async function runJob(instance: TestInstance, documentId: string, kind: s
   return finished(instance, (await startJob(instance, documentId, kind, body)).id);
 }
 
-export const CHAR = 6;
-export const TOP = 700;
-export const LEADING = 14;
 
-/** The box a run of characters [from, to) of line `line` has in `layoutPage`'s layout. */
-export function boxOf(line: number, from: number, to: number) {
-  return { x1: 72 + from * CHAR, y1: TOP - line * LEADING, x2: 72 + to * CHAR, y2: TOP - line * LEADING + 10 };
-}
 
-/** Words of lines of text laid out as a PDF page in points (y up): 6 pt per character, 14 pt per line. */
-export function layoutPage(lines: string[]): { text: string; words: PageWord[] } {
-  const words: PageWord[] = [];
-  lines.forEach((line, index) => {
-    for (const match of line.matchAll(/\S+/g)) words.push({ text: match[0], ...boxOf(index, match.index, match.index + match[0].length), confidence: 95 });
-  });
-  return { text: lines.join('\n'), words };
-}
 
 /** Stores pages the way the OCR job does: one row per page through the query module. */
 export async function storePages(

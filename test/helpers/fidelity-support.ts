@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SAFEGUARDS } from '../../main/common/schemas/releases.js';
-import { tempDir, type TestInstance } from './instance.js';
+import { type TestInstance } from './instance.js';
+import { tempDir } from './temp.js';
 
 // Poppler's view of a PDF's words (pdftotext -bbox): the independent oracle of the fidelity tests.
 

@@ -8,10 +8,10 @@ import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { createOrganization, type InitialCredentials } from '../../main/services/bootstrap.js';
 import { systemClock, type Clock } from '../../main/services/context.js';
 import { createTestDatabase, onPostgres } from './test-database.js';
+import { tempDir } from './temp.js';
 
-export function tempDir(prefix = 'obscura-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { minimalPdf, tempDir } from './temp.js';
+
 
 export interface TestInstance {
   dataDir: string;
@@ -103,28 +103,6 @@ export async function createCase(instance: TestInstance, name = 'Test case', key
   return (response.json() as { data: { id: string } }).data.id;
 }
 
-/** A small but real PDF (one page, one line of text), built by hand so tests need no PDF library. */
-export function minimalPdf(text = 'Hello Obscura'): Buffer {
-  const stream = `BT /F1 24 Tf 72 700 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(Buffer.byteLength(body));
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(body);
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
 
 /** Uploads files through a session (PUT to each upload_url via inject) and completes it. */
 export async function uploadDocuments(instance: TestInstance, caseId: string, files: { name: string; bytes: Buffer }[], key?: string) {

@@ -5,7 +5,8 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { WorkerPool } from '../../main/jobs/pool.js';
 import { startIntake } from '../../main/services/intake/index.js';
-import { startInstance, tempDir, type TestInstance } from './instance.js';
+import { startInstance, type TestInstance } from './instance.js';
+import { tempDir } from './temp.js';
 
 /** A message built by nodemailer's own MIME composer (encodings, encoded words, multipart as it writes them). */
 export function composeMessage(options: Mail.Options): Promise<Buffer> {

@@ -6,7 +6,7 @@ import { burn } from '@kenjiuno/msgreader/lib/Burner.js';
 import { Reader, type CFolder } from '@kenjiuno/msgreader/lib/Reader.js';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { tempDir } from './instance.js';
+import { tempDir } from './temp.js';
 import { writeCompoundFile, type Node } from './msg-writer.js';
 
 // Office files written at test time by LibreOffice itself (soffice --headless, its own profile), and the bad

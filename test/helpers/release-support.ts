@@ -5,7 +5,8 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { Export } from '../../main/common/schemas/exports.js';
 import { ReleaseCheck, Withholding } from '../../main/common/schemas/releases.js';
 import type { Scope } from '../../main/common/scopes.js';
-import { tempDir, type TestInstance } from './instance.js';
+import { type TestInstance } from './instance.js';
+import { tempDir } from './temp.js';
 import { dataOf } from './integration-support.js';
 import { keyWithScopes } from './v1-redactions-support.js';
 

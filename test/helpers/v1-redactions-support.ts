@@ -4,7 +4,8 @@ import { ALL_SCOPES, type Scope } from '../../main/common/scopes.js';
 import { Redaction } from '../../main/common/schemas/redactions.js';
 import { issueApiKey } from '../../main/services/api-keys.js';
 import { countRows } from './rows.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from './instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from './instance.js';
+import { minimalPdf } from './temp.js';
 import { dataOf, keyOf, orgId, tinyPng } from './integration-support.js';
 
 // Fixtures for the integration API's redaction and comment suites: documents, boxes, scoped keys, row counts.

@@ -6,7 +6,7 @@ import type { BurnBox } from '../../main/common/export-tasks.js';
 import { openPdf, textRuns } from '../../worker/burn-in/pdfjs.js';
 import { InkCursor, pageInk } from '../../worker/burn-in/vector/ink.js';
 import { addLabelFont, redactPageContent, type RedactOptions, type RedactResult } from '../../worker/burn-in/vector/redact.js';
-import { tempDir } from './instance.js';
+import { tempDir } from './temp.js';
 
 // Hand-written one-page PDFs for the content-level redaction tests, and independent readers of the result:
 // pdf.js text items and poppler renderings.

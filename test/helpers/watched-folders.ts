@@ -9,7 +9,8 @@ import { startExportRunner } from '../../main/jobs/export/index.js';
 import { WorkerPool } from '../../main/jobs/pool.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { WatchedFolders } from '../../main/jobs/watched-folders/manager.js';
-import { startInstance, tempDir, type TestInstance } from './instance.js';
+import { startInstance, type TestInstance } from './instance.js';
+import { tempDir } from './temp.js';
 import { dataOf, pageOf } from './integration-support.js';
 
 // A real instance (HTTP, SQLite, worker threads) with the job scheduler, the export runner and the

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createUserAndSignIn, signInAdmin, type AppClient } from '../helpers/app-session.js';
-import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { keyOf } from '../helpers/integration-support.js';
-import { closeHarness, fakeServer, harness, layoutPage, storePages, upload, type Harness } from '../helpers/analysis-support.js';
+import { closeHarness, fakeServer, harness, storePages, upload, type Harness } from '../helpers/analysis-support.js';
+import { layoutPage } from '../helpers/page-layout.js';
 
 // The application API's AI summary endpoints, with the scheduler and worker threads running.
 

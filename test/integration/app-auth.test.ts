@@ -13,7 +13,8 @@ import {
   type AppClient,
   type AppError,
 } from '../helpers/app-session.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 const CLERK_PASSWORD = 'correct horse battery staple';
 

@@ -11,7 +11,8 @@ import {
   type ListResult,
   type SaveResult,
 } from '../helpers/app-session.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 interface Outcome {
   status: number;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserAndSignIn, signInAdmin, type AppClient } from '../helpers/app-session.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 function pdfBox(layer = 'B6', extra: Record<string, unknown> = {}) {
   return { redaction_id: randomUUID(), page_number: 1, redaction_type: 'rectangle', layer, pdf_x1: 10, pdf_y1: 20, pdf_x2: 110, pdf_y2: 60, pdf_polygon_points: [], ...extra };

@@ -14,7 +14,8 @@ import {
   type ListResult,
   type SaveResult,
 } from '../helpers/app-session.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRIANGLE = [

@@ -6,7 +6,8 @@ import { CaseProcessing, ProcessingSettings } from '../../main/common/schemas/au
 import { Document } from '../../main/common/schemas/documents.js';
 import { Job } from '../../main/common/schemas/jobs.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
-import { createCase, minimalPdf, startInstance, tempDir, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { dataOf, errorOf, pageOf } from '../helpers/integration-support.js';
 import { waitFor } from '../helpers/watched-folders.js';
 

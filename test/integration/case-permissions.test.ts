@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CasePermissions } from '../../main/common/schemas/case-permissions.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { auditOf, dataOf, errorOf } from '../helpers/integration-support.js';
 import { caseAction } from '../helpers/release-support.js';
 import { createBox, keyWithScopes } from '../helpers/v1-redactions-support.js';

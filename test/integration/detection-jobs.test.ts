@@ -12,11 +12,13 @@ import type { DetectionResult } from '../../main/common/schemas/detection.js';
 import type { Job } from '../../main/common/schemas/jobs.js';
 import { Redaction } from '../../main/common/schemas/redactions.js';
 import { signInAdmin } from '../helpers/app-session.js';
-import { minimalPdf, startInstance, tempDir, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { bboxWords, pdflatex, type BboxWord } from '../helpers/burn-producers.js';
 import { dataOf, errorOf, eventsOf, keyOf, pageOf, tinyPng } from '../helpers/integration-support.js';
 import { RedactionTemplate } from '../../main/common/schemas/templates.js';
-import { boxOf, closeHarness, finished, harness, layoutPage, runJob, startJob, storePages, upload, type Harness } from '../helpers/analysis-support.js';
+import { closeHarness, finished, harness, runJob, startJob, storePages, upload, type Harness } from '../helpers/analysis-support.js';
+import { boxOf, layoutPage } from '../helpers/page-layout.js';
 
 // Detection through HTTP, the scheduler and a real worker thread, on pages stored the way OCR stores them
 // (built first: `npm run build:main`).

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Document, DownloadUrl, UploadSession } from '../../main/common/schemas/documents.js';
 import { Me } from '../../main/common/schemas/me.js';
-import { createCase, minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import {
   auditOf,
   dataOf,

@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bboxWords, exportWithWordBoxed, pdflatex, stextWords } from '../helpers/burn-producers.js';
-import { encodings, exportFile, pdftotext, qpdfExpanded, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
-import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { exportWithWordBoxed } from '../helpers/burn-exports.js';
+import { bboxWords, pdflatex, stextWords } from '../helpers/burn-producers.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { encodings, pdftotext, qpdfExpanded } from '../helpers/pdf-tools.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
 
 // Encrypted PDFs that open without a password (qpdf's encryption of a pdfTeX page, made here: RC4 40 and 128

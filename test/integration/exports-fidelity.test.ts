@@ -5,9 +5,11 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdftex } from '../../bench/lib/producers.js';
 import type { PageCertificate } from '../../main/common/page-certificate.js';
-import { exportFile, pdftotext, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
 import { findWord, popplerWords, withoutSafeguards, type BoxedWord } from '../helpers/fidelity-support.js';
-import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { createBoxes } from '../helpers/v1-redactions-support.js';
 
 // Every burned page carries its certificate of the two-way check, in the export summary and in the release

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportWithWordBoxed, pdflatex } from '../helpers/burn-producers.js';
+import { exportWithWordBoxed } from '../helpers/burn-exports.js';
+import { pdflatex } from '../helpers/burn-producers.js';
 import { startExportHarness, type Harness } from '../helpers/export-fixtures.js';
-import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 // Readers accept bytes before the `%PDF-` header within the first 1,024 bytes (mail gateways and old scanners
 // write them). Such a file is accepted as a PDF and released like any other. Needs npm run build:main.

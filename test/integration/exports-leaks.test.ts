@@ -2,24 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { LAYER_INFO, type Layer } from '../../main/common/redaction-catalog.js';
 import type { Export } from '../../main/common/schemas/exports.js';
-import {
-  buildCorpus,
-  darkShare,
-  encodings,
-  exportFile,
-  loadCorpus,
-  pdftotext,
-  qpdfCheck,
-  qpdfExpanded,
-  rawTexts,
-  renderGray,
-  startExportHarness,
-  userRectToPixels,
-  type Corpus,
-  type CorpusDocument,
-  type Harness,
-  type LoadedCorpus,
-} from '../helpers/export-fixtures.js';
+import { buildCorpus, exportFile, loadCorpus, startExportHarness, type Corpus, type CorpusDocument, type Harness, type LoadedCorpus } from '../helpers/export-fixtures.js';
+import { darkShare, encodings, pdftotext, qpdfCheck, qpdfExpanded, rawTexts, renderGray, userRectToPixels } from '../helpers/pdf-tools.js';
 import { sha256 } from '../helpers/integration-support.js';
 
 // True redaction, checked by tools that share no code with the exporter: poppler's pdftotext and pdftoppm, and

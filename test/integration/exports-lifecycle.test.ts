@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DownloadUrl } from '../../main/common/schemas/documents.js';
 import { Export } from '../../main/common/schemas/exports.js';
-import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import {
   dataOf,
   detailFields,
@@ -14,7 +15,8 @@ import {
   sha256,
 } from '../helpers/integration-support.js';
 import { createBox, keyWithScopes, rect } from '../helpers/v1-redactions-support.js';
-import { downloadExport, pdftotext, readExport, requestExport, startExportHarness, textPagesPdf, waitForExport, type Harness } from '../helpers/export-fixtures.js';
+import { downloadExport, readExport, requestExport, startExportHarness, textPagesPdf, waitForExport, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
 
 // Every row of the spec's Export state table, through the real API, runner, pool and blob store.
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIGURE_INFO, PHOTO_METADATA, pdftexWithFigures } from '../../bench/lib/producers.js';
-import { exportFile, pdftotext, qpdfCheck, qpdfExpanded, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext, qpdfCheck, qpdfExpanded } from '../helpers/pdf-tools.js';
 import { findWord, popplerWords, withoutSafeguards } from '../helpers/fidelity-support.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { createBoxes } from '../helpers/v1-redactions-support.js';

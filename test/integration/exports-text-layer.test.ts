@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPdf } from '../../bench/lib/producers.js';
-import { exportFile, pdftotext, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
 import { findWord, popplerWords, withoutSafeguards, type BoxedWord } from '../helpers/fidelity-support.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { createBoxes } from '../helpers/v1-redactions-support.js';

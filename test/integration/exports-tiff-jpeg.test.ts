@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
-import { darkShare, exportFile, renderGray, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { darkShare, renderGray } from '../helpers/pdf-tools.js';
 import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
 import { canvasJpeg, colourImage, cutPieces, encodeJpeg, greyImage, inset, regions, splitJpeg, tiffDirectory, writeTiff, type Rect } from '../helpers/tiff-writers.js';
 

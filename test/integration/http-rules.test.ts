@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { Case } from '../../main/common/schemas/cases.js';
 import { DownloadUrl, UploadSession } from '../../main/common/schemas/documents.js';
 import { loadConfig } from '../../main/config.js';
-import { createCase, minimalPdf, startInstance, tempDir, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { dataOf, errorOf, getUrl, keyOf, putUpload, tableCounts, type Response } from '../helpers/integration-support.js';
 
 const BODY_LIMIT = 2048;

@@ -9,7 +9,8 @@ import { createHttpServer } from '../../main/http/server.js';
 import { runMaintenance } from '../../main/jobs/maintenance.js';
 import { openRuntime } from '../../main/runtime.js';
 import type { Clock } from '../../main/services/context.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type ApiRequest, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type ApiRequest, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { apiKeyIdOf, countRows, issueSiblingKey } from '../helpers/rows.js';
 import { onPostgres } from '../helpers/test-database.js';
 

@@ -2,7 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { composeMessage, documentBytes, intakeOf, pdfFonts, pdfText, settledIntake, startIntakeInstance, type IntakeHarness } from '../helpers/intake-support.js';
 
 // Chinese, Japanese and Korean messages (nodemailer writes them as UTF-8 with encoded-word headers). The

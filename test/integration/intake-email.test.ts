@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, minimalPdf, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { errorOf, putUpload, tinyPng } from '../helpers/integration-support.js';
 import { composeMessage, documentBytes, pdfFonts, pdfText, settledIntake, startIntakeInstance, type IntakeHarness } from '../helpers/intake-support.js';
 

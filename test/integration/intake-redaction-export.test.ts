@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIntake } from '../../main/services/intake/index.js';
 import type { IntakeRunner } from '../../main/services/intake/runner.js';
-import { encodings, exportFile, pdftotext, qpdfExpanded, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { encodings, pdftotext, qpdfExpanded } from '../helpers/pdf-tools.js';
 import { popplerWords, type BoxedWord } from '../helpers/fidelity-support.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { composeMessage, documentBytes, settledIntake } from '../helpers/intake-support.js';

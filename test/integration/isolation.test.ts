@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Case } from '../../main/common/schemas/cases.js';
 import { Document, DownloadUrl, UploadSession } from '../../main/common/schemas/documents.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { dataOf, errorOf, keyOf, pageOf, putUpload, tableCounts, type Page, type Response } from '../helpers/integration-support.js';
 
 const ABSENT_ID = '987654321';

@@ -10,7 +10,8 @@ import { createHttpServer } from '../../main/http/server.js';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { openRuntime } from '../../main/runtime.js';
 import { issueApiKey } from '../../main/services/api-keys.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { dataOf, errorOf, eventsOf, keyOf, orgId, pageOf, sha256, tinyPng } from '../helpers/integration-support.js';
 
 // Jobs through real Fastify, SQLite and worker threads (the compiled dist/worker; run `npm run build:main`).

@@ -5,7 +5,8 @@ import { processIdentity } from '../../main/cluster/identity.js';
 import { tryLock } from '../../main/db/locks.js';
 import { insertJob } from '../../main/db/queries/jobs.js';
 import { claimNextJob, recoverInterruptedJobs } from '../../main/services/jobs.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { orgId } from '../helpers/integration-support.js';
 import { onPostgres } from '../helpers/test-database.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAdmin, type AppClient } from '../helpers/app-session.js';
-import { darkShare, exportFile, pdftotext, renderGray, startExportHarness, textPagesPdf, userRectToPixels, type Harness, type Rect } from '../helpers/export-fixtures.js';
+import { exportFile, startExportHarness, textPagesPdf, type Harness } from '../helpers/export-fixtures.js';
+import { darkShare, pdftotext, renderGray, userRectToPixels, type Rect } from '../helpers/pdf-tools.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { createBoxes, rect } from '../helpers/v1-redactions-support.js';
 import { withhold } from '../helpers/release-support.js';

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Document } from '../../main/common/schemas/documents.js';
-import { createCase, minimalPdf } from '../helpers/instance.js';
+import { createCase } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { dataOf } from '../helpers/integration-support.js';
 import { createFolder, settled, startWatchHarness, watching, type WatchHarness } from '../helpers/watched-folders.js';
 

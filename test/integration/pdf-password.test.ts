@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Document } from '../../main/common/schemas/documents.js';
 import { closeHarness, harness, runJob, type Harness } from '../helpers/analysis-support.js';
-import { createCase, minimalPdf, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { dataOf, errorOf } from '../helpers/integration-support.js';
 import { onPostgres } from '../helpers/test-database.js';
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ConfigInput } from '../../main/config.js';
-import { startInstance, tempDir, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { countRows, issueSiblingKey } from '../helpers/rows.js';
 
 interface ErrorBody {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { downloadExport, pdftotext, qpdfCheck, qpdfExpanded, startExportHarness, waitForExport, type Harness } from '../helpers/export-fixtures.js';
+import { downloadExport, startExportHarness, waitForExport, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext, qpdfCheck, qpdfExpanded } from '../helpers/pdf-tools.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { errorOf } from '../helpers/integration-support.js';
 import { approveCase, drawerKey, exportOf, pagesPdf, parseCsv, postExport, unzipAll, withhold, wordBoxes } from '../helpers/release-support.js';

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
-import { downloadExport, exportFile, pdftotext, qpdfCheck, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { downloadExport, exportFile, startExportHarness, type Harness } from '../helpers/export-fixtures.js';
+import { pdftotext, qpdfCheck } from '../helpers/pdf-tools.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { tinyPng } from '../helpers/integration-support.js';
 import { pagesPdf, unzipAll, withhold, wordBoxes } from '../helpers/release-support.js';

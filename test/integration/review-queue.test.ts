@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { QueueResult } from '../../main/common/schemas/review-queue.js';
-import { closeHarness, harness, layoutPage, runJob, storePages, type Harness } from '../helpers/analysis-support.js';
+import { closeHarness, harness, runJob, storePages, type Harness } from '../helpers/analysis-support.js';
+import { layoutPage } from '../helpers/page-layout.js';
 import { createCase, uploadDocuments } from '../helpers/instance.js';
 import { dataOf, errorOf, keyOf } from '../helpers/integration-support.js';
 import { tinyPdf } from '../helpers/search-support.js';

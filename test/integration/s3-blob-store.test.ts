@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { S3BlobStore } from '../../main/services/s3-blob-store.js';
-import { createCase, minimalPdf, startInstance, tempDir, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { waitForJob } from '../helpers/ocr-support.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 

@@ -8,7 +8,8 @@ import { ALL_SCOPES, type Scope } from '../../main/common/scopes.js';
 import { revokeApiKey } from '../../main/db/queries/api-keys.js';
 import { insertServiceAccount, setServiceAccountActive } from '../../main/db/queries/service-accounts.js';
 import { issueApiKey, type IssuedKey } from '../../main/services/api-keys.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { dataOf, errorOf, keyOf, manualClock, orgId, pageOf, tableCounts } from '../helpers/integration-support.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -6,9 +6,10 @@ import { PageWord } from '../../main/common/schemas/pages.js';
 import type { SummaryResult } from '../../main/common/schemas/summary.js';
 import type { TranscriptionResult } from '../../main/common/schemas/transcription.js';
 import { listDocumentPages } from '../../main/db/queries/document-pages.js';
-import { minimalPdf } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { orgId } from '../helpers/integration-support.js';
-import { closeHarness, fakeServer, formDataOf, harness, layoutPage, runJob, storePages, upload, wavFile, type FakeServer, type Harness } from '../helpers/analysis-support.js';
+import { closeHarness, fakeServer, formDataOf, harness, runJob, storePages, upload, wavFile, type FakeServer, type Harness } from '../helpers/analysis-support.js';
+import { layoutPage } from '../helpers/page-layout.js';
 
 // Summary and transcription jobs through HTTP, the scheduler and worker threads, against real HTTP servers
 // started here that speak the OpenAI-compatible chat and speech-to-text protocols.

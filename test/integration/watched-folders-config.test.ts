@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigWatchedFolder, WatchedFolder } from '../../main/common/schemas/watched-folders.js';
-import { minimalPdf, tempDir } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { errorOf, eventsOf, pageOf } from '../helpers/integration-support.js';
 import { folderStatus, settled, startWatchHarness, waitFor, type WatchHarness } from '../helpers/watched-folders.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimalPdf } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { orgId } from '../helpers/integration-support.js';
 import {
   createFolder,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimalPdf, tempDir } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { apiFetch, assertBuilt, initDataDir, startServer, type RunAs, type ServerProcess } from '../helpers/process.js';
 import { listTree, waitFor } from '../helpers/watched-folders.js';
 

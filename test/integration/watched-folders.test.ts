@@ -8,7 +8,8 @@ import { WatchedFolder, WatchedFolderStatus } from '../../main/common/schemas/wa
 import type { Scope } from '../../main/common/scopes.js';
 import { localDate } from '../../main/jobs/watched-folders/output.js';
 import { issueApiKey } from '../../main/services/api-keys.js';
-import { createCase, minimalPdf } from '../helpers/instance.js';
+import { createCase } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { dataOf, errorOf, eventsOf, orgId, pageOf, tinyPng } from '../helpers/integration-support.js';
 import { createFolder, folderFiles, folderStatus, listTree, settled, startWatchHarness, waitFor, watching, type WatchHarness } from '../helpers/watched-folders.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REDACTIONS_PER_REQUEST } from '../../main/common/schemas/redactions.js';
 import { closeHarness, harness, runJob, upload, type Harness } from '../helpers/analysis-support.js';
 import { pdfItem, signInAdmin, type AppClient } from '../helpers/app-session.js';
-import { minimalPdf } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { errorOf, tableCounts, tinyPng } from '../helpers/integration-support.js';
 import { rect } from '../helpers/v1-redactions-support.js';
 

@@ -8,7 +8,7 @@ import { createHttpServer, type ObscuraServer } from '../../main/http/server.js'
 import { createOrganization } from '../../main/services/bootstrap.js';
 import { systemClock } from '../../main/services/context.js';
 import { secureDataDir } from '../../main/services/data-dir.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 
 // Finding: when the data directory already existed, obscura.db, -wal and -shm were 0644 and blob folders
 // 0755, readable by every local user; the database holds the session signing key.

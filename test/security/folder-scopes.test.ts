@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../main/common/scopes.js';
 import { insertServiceAccount } from '../../main/db/queries/service-accounts.js';
 import { issueApiKey } from '../../main/services/api-keys.js';
-import { minimalPdf, tempDir } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { errorOf, orgId } from '../helpers/integration-support.js';
 import { createFolder, FAST_WATCH, settled, startWatchHarness, watching, type WatchHarness } from '../helpers/watched-folders.js';
 

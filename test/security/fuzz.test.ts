@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUZZ_CONFIG, runFuzz } from '../helpers/fuzz-requests.js';
-import { createCase, minimalPdf, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 // The short fuzz run of CI: requests generated from every route's schemas (fast-check, fixed seed so a
 // failure replays), through Fastify inject on a real instance. No answer may be 5xx and every body must sit

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, tempDir, uploadDocuments } from '../helpers/instance.js';
+import { createCase, uploadDocuments } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { documentBytes, pdfText, settledIntake, startIntakeInstance, type IntakeHarness } from '../helpers/intake-support.js';
 
 // Finding (issue 26, 5): LibreOffice ran with its profile at os.tmpdir()/obscura-libreoffice-<pid>-<thread>

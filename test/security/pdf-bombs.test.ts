@@ -2,7 +2,8 @@ import { createDeflate, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { finished, startJob, upload } from '../helpers/analysis-support.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 import { tinyPng } from '../helpers/integration-support.js';
 
 // Finding (HIGH): a PDF declaring a 12000×12000 image drove OCR to +1.6 GB resident; a 1 GiB Flate stream to

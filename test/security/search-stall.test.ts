@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxOf, layoutPage, storePages } from '../helpers/analysis-support.js';
+import { storePages } from '../helpers/analysis-support.js';
+import { boxOf, layoutPage } from '../helpers/page-layout.js';
 import { createCase, startInstance, type TestInstance } from '../helpers/instance.js';
 import { errorOf } from '../helpers/integration-support.js';
 import { tinyPdf } from '../helpers/search-support.js';

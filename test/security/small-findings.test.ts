@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCase, startInstance, tempDir, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { createCase, startInstance, uploadDocuments, type TestInstance } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { settledIntake, startIntakeInstance, type IntakeHarness } from '../helpers/intake-support.js';
 import { assertBuilt, runCli } from '../helpers/process.js';
 

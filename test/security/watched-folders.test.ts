@@ -5,7 +5,8 @@ import { issueApiKey } from '../../main/services/api-keys.js';
 import { mayDeleteSource } from '../../main/services/watched-folders.js';
 import { insertServiceAccount } from '../../main/db/queries/service-accounts.js';
 import type { Scope } from '../../main/common/scopes.js';
-import { minimalPdf, startInstance, tempDir, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf, tempDir } from '../helpers/temp.js';
 import { detailFields, errorOf, orgId } from '../helpers/integration-support.js';
 import { createFolder, FAST_WATCH, settled, startWatchHarness, watching, type WatchHarness } from '../helpers/watched-folders.js';
 

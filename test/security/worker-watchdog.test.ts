@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type JobScheduler } from '../../main/jobs/scheduler.js';
 import { finished, startJob, upload } from '../helpers/analysis-support.js';
-import { minimalPdf, startInstance, type TestInstance } from '../helpers/instance.js';
+import { startInstance, type TestInstance } from '../helpers/instance.js';
+import { minimalPdf } from '../helpers/temp.js';
 
 // The last line of defence behind the parser limits: with a watchdog limit below what the process already
 // uses, any running task is stopped and its job fails with the reason; the server goes on answering.

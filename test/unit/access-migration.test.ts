@@ -5,7 +5,7 @@ import { BUILT_IN_ROLES, BUILT_IN_ROLE_DEFAULTS } from '../../main/common/built-
 import { FEDERAL_EXEMPTIONS } from '../../main/common/exemptions.js';
 import { openSqlite } from '../../main/db/connection.js';
 import { migrateToLatest } from '../../main/db/migrator.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 
 // Migration 006 seeds, for organizations that existed before it, exactly what services/bootstrap.ts gives
 // new ones: the same built-in roles (the admin users holding admin) and the same federal exemptions.

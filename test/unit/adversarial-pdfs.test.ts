@@ -26,8 +26,8 @@ import {
   type Rect,
 } from '../helpers/adversarial-pdfs.js';
 import { bboxWords } from '../helpers/burn-producers.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
-import { tempDir } from '../helpers/instance.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
+import { tempDir } from '../helpers/temp.js';
 import { render, type Gray } from '../helpers/vector-pdfs.js';
 
 // The adversarial producers (test/helpers/adversarial-pdfs.ts) make what they claim, read back by tools that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { release } from '../helpers/burn-producers.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
 import { box, helvetica, helveticaWidth, pagePdf, pdftotext } from '../helpers/vector-pdfs.js';
 
 // /ActualText outside the boxes stays in content redaction: an emoji flag drawn as the letters "FR" with the

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeG4 } from '../../worker/burn-in/ccitt.js';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';
 import { tiffPageFile, tiffPageSizes } from '../../worker/ocr/tiff-pages.js';
-import { renderGray } from '../helpers/export-fixtures.js';
+import { renderGray } from '../helpers/pdf-tools.js';
 import { canvasJpeg, colourImage, cutPieces, deflateWithPredictor, encodeJpeg, greyImage, packBits, splitJpeg, tiffDirectory, writeTiff, type Layout } from '../helpers/tiff-writers.js';
 
 // BigTIFF through both TIFF readers, with every compression the PDF wrapper reads. Each file is written as a

@@ -9,7 +9,7 @@ import { burnPages } from '../../worker/burn-in/burn.js';
 import { PAGE_BUDGET } from '../../worker/burn-in/page-image/index.js';
 import { BOX_BLACK } from '../../worker/burn-in/page-image/guard.js';
 import { BILEVEL_THRESHOLD } from '../../worker/burn-in/page-image/bilevel.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The per-page encoding of rendered pages, through the real burn and assembly tasks: an image document is burned
 // with one box, assembled into a PDF, and poppler (pdfimages, an independent decoder) reads the page image back.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { BurnBox, BurnedPage, RewrittenPage } from '../../main/common/export-tasks.js';
 import { popplerText, release } from '../helpers/burn-producers.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { box, differingPixels, render, standardFont } from '../helpers/vector-pdfs.js';
 
 // An image under a box, on a page redacted in its content: the image is redacted in its own pixels (a copy for

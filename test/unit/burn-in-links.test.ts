@@ -8,8 +8,8 @@ import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
 import { structureProblems } from '../../worker/burn-in/sanitize.js';
 import { bboxWords, boxOver, pdflatex, release, SETTINGS } from '../helpers/burn-producers.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
-import { tempDir } from '../helpers/instance.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
+import { tempDir } from '../helpers/temp.js';
 import { box, differingPixels, render } from '../helpers/vector-pdfs.js';
 
 // Links a release keeps: pdfTeX's hyperref links outside every box survive with their URI (or their jump to a

@@ -7,8 +7,8 @@ import type { BurnBox, BurnSettings, ExportBurnTask } from '../../main/common/ex
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
-import { tempDir } from '../helpers/instance.js';
-import { pdftotext } from '../helpers/export-fixtures.js';
+import { tempDir } from '../helpers/temp.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
 
 // A scan redacted in its content (method auto: the image redacted in its pixels) keeps its OCR words outside
 // the boxes as an invisible text layer, as a rendered page does; a born-digital page gets no second copy of

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeG4 } from '../../worker/burn-in/ccitt.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import {
   canvasJpeg,
   colourImage,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PDFNull, type PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { box, helvetica, pagePdf, pdftotext, redactPdf, textItems } from '../helpers/vector-pdfs.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 
 // A Type0 font whose /DescendantFonts holds null (a producer that dropped the CIDFont): pdf.js draws and extracts
 // none of its glyphs, poppler and MuPDF substitute fonts of their own widths, each placing them elsewhere. A show

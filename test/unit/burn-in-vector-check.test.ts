@@ -8,7 +8,7 @@ import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { checkRewritten, pageWords, rewritePages, sortWords, type Candidate } from '../../worker/burn-in/vector-pages.js';
 import { addLabelFont, pageContent, redactPageContent } from '../../worker/burn-in/vector/redact.js';
 import { leakedWords } from '../../worker/burn-in/words.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { box, helvetica, helveticaWidth, pagePdf, standardFont } from '../helpers/vector-pdfs.js';
 
 // The safety net of method auto: a rewritten page is read back by pdf.js before it may be used, and a page

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { RewrittenPage } from '../../main/common/export-tasks.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
 import { boxOver, pdflatex, popplerText, release, SETTINGS, stextWords } from '../helpers/burn-producers.js';
 
 // Text inside form XObjects (pdfTeX's \pdfxform, drawn on two pages) is redacted in a copy of the form made

@@ -11,7 +11,7 @@ import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { verify } from '../../worker/burn-in/verify.js';
 import { pageContent } from '../../worker/burn-in/vector/redact.js';
 import { SETTINGS } from '../helpers/burn-producers.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { box, helvetica, helveticaWidth, pagePdf } from '../helpers/vector-pdfs.js';
 
 // Issue 29: the two-way check ((b) words, (c) pixels) of a page redacted in its content runs once, on the written

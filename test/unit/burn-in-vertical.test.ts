@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import type { BurnedPage } from '../../main/common/export-tasks.js';
 import { release, SETTINGS } from '../helpers/burn-producers.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
 import { box, darkShare, differingPixels, render } from '../helpers/vector-pdfs.js';
 
 // Vertical writing (a CID font through Identity-V): a column under a box is redacted in the content, glyph by

@@ -10,7 +10,7 @@ import { boxCovers } from '../../worker/burn-in/geometry.js';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';
 import { verify } from '../../worker/burn-in/verify.js';
 import { leakedWords } from '../../worker/burn-in/words.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 
 // The pieces of burn-in with exact answers: the G4 encoder (checked by poppler's decoder), CSV escaping,
 // the geometry of "under a box", the leak arithmetic of verification, and TIFF strips with CCITT data.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { coverLetterPdf, type CoverLetter } from '../../worker/release-package/documents.js';
-import { pdftotext } from '../helpers/export-fixtures.js';
+import { pdftotext } from '../helpers/pdf-tools.js';
 
 // The cover letter's letterhead and appeal-rights paragraph (release settings), read back with pdftotext.
 const base: CoverLetter = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
-import { layoutPage } from '../helpers/analysis-support.js';
+import { layoutPage } from '../helpers/page-layout.js';
 
 // Issue 28: addresses by the postal formats of each country group (libaddressinput), phones by shape and
 // cue, and the look-alikes that must stay unmarked. Values written for these tests.

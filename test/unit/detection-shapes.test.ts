@@ -3,7 +3,7 @@ import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import { BUILTIN_ENTITY_KINDS, type BuiltinEntityKind, type DetectionPlan } from '../../main/common/schemas/detection.js';
 import { luhnValid } from '../../worker/detection/checksums.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
-import { boxOf, layoutPage } from '../helpers/analysis-support.js';
+import { boxOf, layoutPage } from '../helpers/page-layout.js';
 
 // The shapes of issue 20 on plain text and on laid-out pages: phones by shape and cue, international and
 // multi-line addresses, any-case IBANs, 12-digit Maestro, birth dates near cues, values broken across lines

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { commonWord, notNameShaped, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
-import { layoutPage } from '../helpers/analysis-support.js';
+import { layoutPage } from '../helpers/page-layout.js';
 
 // Issue 28, fourth round: look-alikes of technical documents (man-page sentences opening with a verb,
 // acronyms, program names in prose, foreign words) get no person suggestion, while the people the same

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskPage } from '../../main/common/analysis-tasks.js';
 import type { BuiltinEntityKind, DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
-import { boxOf, layoutPage } from '../helpers/analysis-support.js';
+import { boxOf, layoutPage } from '../helpers/page-layout.js';
 import { pdflatex } from '../helpers/burn-producers.js';
 import { ocrScanPage, pdfTextPage, someBoxCovers } from '../helpers/wrapped-pages.js';
 

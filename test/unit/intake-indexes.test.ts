@@ -6,7 +6,7 @@ import { migrations } from '../../main/db/migrations/index.js';
 import { migratePostgresToLatest, migrateToLatest } from '../../main/db/migrator.js';
 import { bandKeys, similarity } from '../../main/services/intake/relations.js';
 import { minhash } from '../../worker/intake/similarity.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { createTestDatabase, onPostgres } from '../helpers/test-database.js';
 
 // Migration 19 fills the band and reference tables for messages converted before it, computing band keys in

@@ -13,7 +13,7 @@ import {
   migratePostgresToLatest,
   migrateToLatest,
 } from '../../main/db/migrator.js';
-import { tempDir } from '../helpers/instance.js';
+import { tempDir } from '../helpers/temp.js';
 import { databaseUrlFor, runCli } from '../helpers/process.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../helpers/test-database.js';
 

@@ -7,7 +7,7 @@ import { recognize } from '../../worker/ocr/engine.js';
 import { GREY_TIFF_PIXELS_OFFSET, greyTiff } from '../../worker/ocr/grey-tiff.js';
 import { toGreyTiff } from '../../worker/ocr/render.js';
 import { tiffPageSizes } from '../../worker/ocr/tiff-pages.js';
-import { renderGray } from '../helpers/export-fixtures.js';
+import { renderGray } from '../helpers/pdf-tools.js';
 import { greyTiffPages, proseLines, scanImage } from '../helpers/ocr-fixtures.js';
 
 // The picture format OCR hands to tesseract. Other readers check it: the exports' TIFF wrapper with poppler

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';
 import { tiffPageFile, tiffPageSizes } from '../../worker/ocr/tiff-pages.js';
-import { renderGray } from '../helpers/export-fixtures.js';
+import { renderGray } from '../helpers/pdf-tools.js';
 import { greyTiffPages, type TiffPageImage } from '../helpers/ocr-fixtures.js';
 
 // One page of a multi-page TIFF copied into a TIFF of its own. The copy is checked by other readers: the

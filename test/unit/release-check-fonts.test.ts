@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bboxWords, popplerText, release, SETTINGS } from '../helpers/burn-producers.js';
-import { qpdfExpanded } from '../helpers/export-fixtures.js';
+import { qpdfExpanded } from '../helpers/pdf-tools.js';
 import { libreOfficeFile } from '../helpers/office-fixtures.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { searchPdf, withheldOfPage } from '../../worker/release-check/index.js';

@@ -12,8 +12,8 @@ import { coverLetterPdf, withholdingIndexPdf, type CoverLetter, type IndexPdfRow
 import { searchPdf, searchZip, withheldOfPage, type Leak, type PageToCheck, type PlaceKind } from '../../worker/release-check/index.js';
 import { latex } from '../helpers/adversarial-pdfs.js';
 import { bboxWords, boxOver, release, type BboxWord } from '../helpers/burn-producers.js';
-import { pdftotext, qpdfCheck, qpdfExpanded, rawTexts } from '../helpers/export-fixtures.js';
-import { tempDir } from '../helpers/instance.js';
+import { pdftotext, qpdfCheck, qpdfExpanded, rawTexts } from '../helpers/pdf-tools.js';
+import { tempDir } from '../helpers/temp.js';
 import {
   addAnnotation,
   appendContent,
