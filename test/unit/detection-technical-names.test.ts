@@ -103,6 +103,48 @@ describe('person names in manual pages and technical papers', () => {
   });
 });
 
+// Fifth round (s11-28): look-alikes from bucket 2 of the technical split's selection, texts written for these tests.
+describe('person names in manual pages and technical papers, fifth round', () => {
+  it('opens no name with a preposition or conjunction, and keeps the name after one', () => {
+    expect(names(manual('An attacker could use this. Under Linux, the SAK mechanism can be used by users.'))).toEqual(AUTHORS);
+    expect(names('The office was small. Under Maria Lopez, the office grew.')).toEqual(['Maria Lopez']);
+  });
+
+  it('suggests no command-line option in capitals, known surname or not, and keeps a name after a dash in prose', () => {
+    const options = 'The −LE option works just like −L, but excludes tests rather than including them.\n−LE <regex>, −−label−exclude <regex>\nExclude tests with labels matching regular expression.';
+    expect(names(manual(options))).toEqual(AUTHORS);
+    expect(names(manual('The patch was checked − Maria Lopez agreed.'))).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+
+  it('takes a country code on the next line for no part of a name', () => {
+    expect(names(manual('The fontloader code is provided by Hans Hagen of Pragma ADE, Hasselt\nNL (http://pragma-ade.com/).'))).toEqual(['Hans Hagen', ...AUTHORS]);
+    expect(trailingCode('Hasselt\nNL', 0, 10)).toBe(-1);
+    expect(trailingCode('Maria Lopez\nRN', 0, 14)).toBe(11);
+  });
+
+  it('suggests no publisher after a bracketed title or in brackets, and keeps the authors', () => {
+    const references = manual(
+      'Donald E. Knuth, The Metafontbook (Volume C of Computers and Typesetting), Addison-Wesley, 1986.\n[5] Donald Knuth, The TEXbook, (Addison Wesley, 1986), 140–143.',
+    );
+    const found = names(references);
+    expect(found.some((name) => name.includes('Addison'))).toBe(false);
+    expect(found).toEqual(expect.arrayContaining(['Donald E. Knuth', 'Donald Knuth']));
+    expect(names(manual('Layouts are surveyed in the literature, (Kowalski, 1984).'))).toContain('Kowalski');
+  });
+
+  it('suggests no known surname the document uses as a package and writes in lower case, and keeps it as a person elsewhere', () => {
+    const text = manual('The tool is written with the Gates package. The gates are listed below.\nAs an example of customizing it with Gates, add a line.');
+    expect(names(text)).toEqual(AUTHORS);
+    expect(names(manual('The gates are listed below. The tool was written by Jane Gates in 2004.'))).toContain('Jane Gates');
+    expect(names(manual('The tool is written with the Gates package. Gates wrote it in 2004.'))).toContain('Gates');
+  });
+
+  it('suggests no label line of title-case words and an acronym ending in a colon, and keeps a named label', () => {
+    expect(names(manual('The max and the average are shown.\nTotal ROB Entries:\nMax Used ROB Entries:\nAverage Used ROB Entries per cy:'))).toEqual(AUTHORS);
+    expect(names(manual('Reviewed By Torvald Lindqvist:\n12 14 16'))).toContain('Torvald Lindqvist');
+  });
+});
+
 describe('name-shape helpers', () => {
   it('strips regular inflections', () => {
     expect(stems('treats')).toContain('treat');
