@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
-import { commonWord, notNameShaped, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
+import { commonWord, determinerNoun, eponym, notNameShaped, optionDash, placeBeforeCountry, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
 import { layoutPage } from '../helpers/analysis-support.js';
 
 // Issue 28, fourth round: look-alikes of technical documents (man-page sentences opening with a verb,
@@ -137,6 +137,28 @@ describe('person names in manual pages and technical papers, fifth round', () =>
     expect(names(text)).toEqual(AUTHORS);
     expect(names(manual('The gates are listed below. The tool was written by Jane Gates in 2004.'))).toContain('Jane Gates');
     expect(names(manual('The tool is written with the Gates package. Gates wrote it in 2004.'))).toContain('Gates');
+  });
+
+  it('suggests no eponym before a head noun on the next line, and keeps the person named beside it', () => {
+    const text = manual('It compresses files using the Burrows-Wheeler block sorting text compression algorithm, and Huffman\ncoding. Compression is generally better.\nThanks go to David Wheeler (for the Huffman coder).');
+    expect(names(text)).toEqual(['David Wheeler', ...AUTHORS]);
+    expect(eponym('Huffman\ncoding', 7, true)).toBe(true);
+    expect(eponym('Huffman\n\nCoding is', 7, true)).toBe(false);
+  });
+
+  it('suggests no word between an article and a lower-case word, and keeps a name without one', () => {
+    expect(names(manual('With the Gates package, as the Gates documentation says, a Gates iterator works.'))).toEqual(AUTHORS);
+    expect(names(manual('With the package, as Gates says in the documentation, an iterator works.'))).toContain('Gates');
+    expect(determinerNoun('In The Joy of TEX', 7, 10)).toBe(true);
+    expect(determinerNoun('Michael Spivak describes', 8, 14)).toBe(false);
+  });
+
+  it('reads a town before its country, and a fragment after an ellipsis, for no name', () => {
+    const reference = 'TEXbook naruby. Brno, Czech Republic: Konvoj.';
+    expect(placeBeforeCountry(reference, 20)).toBe(true);
+    expect(placeBeforeCountry('OLŠÁK, Petr, 1997.', 11)).toBe(false);
+    expect(optionDash('options ending in "...Sec"', 21)).toBe(true);
+    expect(optionDash('as Maria said', 3)).toBe(false);
   });
 
   it('suggests no label line of title-case words and an acronym ending in a colon, and keeps a named label', () => {

@@ -1,4 +1,5 @@
 import { shippedModel } from './ner/tagger.js';
+import { COUNTRY_NAME } from './address-format-words.js';
 import { FIRST_NAMES, SURNAMES } from './name-lists.js';
 
 // Evidence from a word's own shape and from the language around it that a capitalised word is no person:
@@ -101,8 +102,20 @@ export function trailingCode(text: string, start: number, end: number): number {
 
 /** A minus sign, hyphen or two glued before `start` after a space or bracket: a command-line option ("−LE", "--Verbose"). */
 export function optionDash(text: string, start: number): boolean {
-  return /(?:^|[\s(\[,])[-−‐]{1,2}$/u.test(text.slice(Math.max(0, start - 3), start));
+  // Also a fragment after a glued ellipsis ("…Sec", "...USec": a suffix, not a word).
+  return /(?:^|[\s(\[,"“'‘])(?:[-−‐]{1,2}|\.{2,3}|…)$/u.test(text.slice(Math.max(0, start - 4), start));
 }
+
+/**
+ * A single word used as a common noun or a modifier: after a determiner and before a lower-case word on the
+ * same line ("the Gates package", "The Joy of TEX", "the Huffman coder"). A person's name takes no article.
+ */
+export function determinerNoun(text: string, start: number, end: number): boolean {
+  return /(?<![\p{L}])(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ee]ach|[Ee]very)[^\S\n]+$/u.test(text.slice(Math.max(0, start - 8), start)) && /^[^\S\n]+\p{Ll}/u.test(text.slice(end, end + 3));
+}
+
+/** A place before a country after a comma ("Brno, Czech Republic"): a town of a reference or an address, not a person. */
+export const placeBeforeCountry = (text: string, end: number) => text.charAt(end) === ',' && COUNTRY_NAME.test(text.slice(end, end + 60));
 
 /** After a publisher in a reference: a comma, up to two places, the year ("Knopf, 1979", "Addison Wesley, Reading, Massachusetts, 1986"). */
 const PUBLISHER_AFTER = /^[^\S\n]*,\s*((?:\p{Lu}[\p{L}.'’-]*(?:[^\S\n]+\p{Lu}[\p{L}.'’-]*)?\s*,\s*){0,2})(?:1[5-9]|20)\d{2}\b/u;
@@ -166,6 +179,8 @@ export function unlikelyName(text: string, start: number, end: number, context: 
     if (!after && context.technical && /^\p{Lu}{4,}$/u.test(bareWord(words[0] as string)) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(end, end + 6))) return true;
     // Technical text writes the word, or a form of it, in lower case: a common word, whatever follows it.
     if (context.technical && !known(word) && stems(word).some((stem) => context.lower.has(stem))) return true;
+    // Known name or not, in technical text: a word after an article and before a lower-case word, or a town before its country.
+    if (context.technical && !after && (determinerNoun(text, start, end) || placeBeforeCountry(text, end))) return true;
     // A known name too, when the document also names a product with it ("the Gates package", "the gates in …"):
     // a person's surname is not written in lower case nor put before "package" in the same document.
     if (context.technical && !after && context.products?.has(word) === true && context.lower.has(word)) return true;
@@ -183,8 +198,9 @@ export function unlikelyName(text: string, start: number, end: number, context: 
 
 /** Head nouns an eponym stands before ("Huffman coding", "Dijkstra's algorithm"); the first set only in mathematics and computing. */
 const EPONYM_STRICT = 'coding|algorithms?|transforms?|transformation|theorems?|lemma|conjecture|distributions?|inequality|equations?|polynomials?|quadrature|integrals?|encoding';
-const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
-const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?[ \\t]+(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
+const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
+// The head noun may open the next line ("… and Huffman\ncoding").
+const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?(?:[ \\t]+|[ \\t]*\\n[ \\t]*)(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
 const EPONYM_ANY = eponymAfter(EPONYM_STRICT);
 const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
 
