@@ -161,6 +161,11 @@ describe('person names in manual pages and technical papers, fifth round', () =>
     expect(optionDash('as Maria said', 3)).toBe(false);
   });
 
+  it('ends a name at a line break before common words, and keeps a name wrapped onto the next line', () => {
+    expect(names(manual('that government shall not perish from the earth.\n—Abraham Lincoln\nExecutive Mansion,\nWashington, Nov. 21, 1864.'))).toEqual(['Abraham Lincoln', ...AUTHORS]);
+    expect(names(manual('The letter was signed by Maria\nLopez on Monday.'))).toEqual(['Maria\nLopez', ...AUTHORS]);
+  });
+
   it('suggests no label line of title-case words and an acronym ending in a colon, and keeps a named label', () => {
     expect(names(manual('The max and the average are shown.\nTotal ROB Entries:\nMax Used ROB Entries:\nAverage Used ROB Entries per cy:'))).toEqual(AUTHORS);
     expect(names(manual('Reviewed By Torvald Lindqvist:\n12 14 16'))).toContain('Torvald Lindqvist');
