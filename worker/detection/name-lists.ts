@@ -158,6 +158,17 @@ Vehicle Vehicles Ford Toyota Honda Chevrolet Nissan Model License Licence Plate 
 Mr Mrs Ms Dr
 `);
 
+/**
+ * Prepositions and conjunctions: closed-class words that open sentences ("Under Linux, the …", "Unlike
+ * Python …") and never begin a person's name (Per, a Nordic given name, is left out). Written for this project.
+ */
+export const CLOSED_CLASS_WORDS = list(`
+About Above After Against Along Among Around Before Behind Below Beneath Beside Besides Between Beyond Despite During Except
+Inside Into Like Near Off Onto Over Since Through Throughout Toward Towards Under Underneath Unlike Until Upon Via Within Although
+Because Though Unless Whereas Whether Thus Hence
+`);
+for (const word of CLOSED_CLASS_WORDS) NOT_NAME_WORDS.add(word);
+
 /** Words that, when they follow a capitalised sequence, show it names an organisation or place. */
 export const ORGANISATION_WORDS = list(`
 Department Dept Office Bureau Agency Division Administration Commission Committee Council Board Authority Center Centre Institute

@@ -1,4 +1,5 @@
 import { shippedModel } from './ner/tagger.js';
+import { COUNTRY_NAME } from './address-format-words.js';
 import { FIRST_NAMES, SURNAMES } from './name-lists.js';
 
 // Evidence from a word's own shape and from the language around it that a capitalised word is no person:
@@ -88,7 +89,8 @@ const bareWord = (word: string) => word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').r
  */
 export function trailingCode(text: string, start: number, end: number): number {
   const value = text.slice(start, end);
-  const match = /[ \t]+(\S+)$/u.exec(value);
+  // The code may stand on the next line ("Hasselt\nNL").
+  const match = /\s+(\S+)$/u.exec(value);
   if (!match) return end;
   const last = bareWord(match[1] as string);
   if (!/^\p{Lu}{2,3}$/u.test(last) || SUFFIX.test(last) || known(last.toLowerCase())) return end;
@@ -97,6 +99,23 @@ export function trailingCode(text: string, start: number, end: number): number {
   if (!/\p{Ll}/u.test(rest)) return end;
   return rest.split(/\s+/).length >= 2 ? start + rest.length : -1;
 }
+
+/** A minus sign, hyphen or two glued before `start` after a space or bracket: a command-line option ("−LE", "--Verbose"). */
+export function optionDash(text: string, start: number): boolean {
+  // Also a fragment after a glued ellipsis ("…Sec", "...USec": a suffix, not a word).
+  return /(?:^|[\s(\[,"“'‘])(?:[-−‐]{1,2}|\.{2,3}|…)$/u.test(text.slice(Math.max(0, start - 4), start));
+}
+
+/**
+ * A single word used as a common noun or a modifier: after a determiner and before a lower-case word on the
+ * same line ("the Gates package", "The Joy of TEX", "the Huffman coder"). A person's name takes no article.
+ */
+export function determinerNoun(text: string, start: number, end: number): boolean {
+  return /(?<![\p{L}])(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ee]ach|[Ee]very)[^\S\n]+$/u.test(text.slice(Math.max(0, start - 8), start)) && /^[^\S\n]+\p{Ll}/u.test(text.slice(end, end + 3));
+}
+
+/** A place before a country after a comma ("Brno, Czech Republic"): a town of a reference or an address, not a person. */
+export const placeBeforeCountry = (text: string, end: number) => text.charAt(end) === ',' && COUNTRY_NAME.test(text.slice(end, end + 60));
 
 /** After a publisher in a reference: a comma, up to two places, the year ("Knopf, 1979", "Addison Wesley, Reading, Massachusetts, 1986"). */
 const PUBLISHER_AFTER = /^[^\S\n]*,\s*((?:\p{Lu}[\p{L}.'’-]*(?:[^\S\n]+\p{Lu}[\p{L}.'’-]*)?\s*,\s*){0,2})(?:1[5-9]|20)\d{2}\b/u;
@@ -115,13 +134,19 @@ export function publisherSlot(text: string, start: number, end: number): boolean
   if (!after || FIRST_NAMES.has((/\p{L}+/u.exec(text.slice(start, end))?.[0] ?? '').toLowerCase())) return false;
   const places = (after[1] ?? '').match(/\p{L}+/gu) ?? [];
   if (places.some((word) => FIRST_NAMES.has(word.toLowerCase()))) return false;
-  const before = /(\p{L}{2,})[.,]\s+$/u.exec(text.slice(Math.max(0, start - 40), start));
+  // The title may end in a bracket or quote ("(Volume C of Computers and Typesetting), Addison-Wesley, 1986"), and
+  // the publisher and year may be bracketed after it ("The TEXbook, (Addison Wesley, 1986)").
+  const before = /(\p{L}{2,})[)\]"”’]?[.,][^\S\n]*\n?[^\S\n]*\(?$/u.exec(text.slice(Math.max(0, start - 40), start));
   // A surname in capitals before it makes it the given name of an inverted author ("KRÜGER, Marcel, 2022").
-  return before !== null && !known((before[1] as string).toLowerCase()) && /\p{Ll}/u.test(before[1] as string);
+  if (before === null || known((before[1] as string).toLowerCase()) || !/\p{Ll}/u.test(before[1] as string)) return false;
+  // In brackets only after a title's capitalised word: after prose it is an author-year citation ("layouts, (Knuth, 1984)").
+  return !before[0].endsWith('(') || /^\p{Lu}/u.test(before[1] as string);
 }
 
 export interface ShapeContext {
   lower: WordSet;
+  /** Capitalised words the document puts right before a product noun or a version ("the Gates package"). */
+  products?: WordSet;
   technical: boolean;
   noEnglish: boolean;
 }
@@ -142,6 +167,8 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   if (eponym(text, end, context.technical)) return true;
   if (context.technical && (dashedPiece(text, start, end) || titleCaseHeader(text, start, end, context.lower))) return true;
   if (legalFormAfter(text, end) || abbreviationNumber(text, start, end)) return true;
+  // A word glued to a leading minus sign or hyphen after a space is a command-line option ("−LE", "-Wall").
+  if (context.technical && (optionDash(text, start) || /^[-−‐]{1,2}\p{L}/u.test(text.slice(start, end)))) return true;
   // A line in another language on a page with English: as on a page without English (below), one unknown word or
   // three. Outside technical text only with accented letters, as chat slang also lacks function words.
   const foreign = context.noEnglish || foreignLine(text, start, end, !context.technical);
@@ -152,6 +179,11 @@ export function unlikelyName(text: string, start: number, end: number, context: 
     if (!after && context.technical && /^\p{Lu}{4,}$/u.test(bareWord(words[0] as string)) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(end, end + 6))) return true;
     // Technical text writes the word, or a form of it, in lower case: a common word, whatever follows it.
     if (context.technical && !known(word) && stems(word).some((stem) => context.lower.has(stem))) return true;
+    // Known name or not, in technical text: a word after an article and before a lower-case word, or a town before its country.
+    if (context.technical && !after && (determinerNoun(text, start, end) || placeBeforeCountry(text, end))) return true;
+    // A known name too, when the document also names a product with it ("the Gates package", "the gates in …"):
+    // a person's surname is not written in lower case nor put before "package" in the same document.
+    if (context.technical && !after && context.products?.has(word) === true && context.lower.has(word)) return true;
     if (after) return false;
     if (notNameShaped(words[0] as string)) return true;
     // A common English word opening a sentence of technical text ("Treats lines …"): a verb or noun, not a name.
@@ -166,8 +198,9 @@ export function unlikelyName(text: string, start: number, end: number, context: 
 
 /** Head nouns an eponym stands before ("Huffman coding", "Dijkstra's algorithm"); the first set only in mathematics and computing. */
 const EPONYM_STRICT = 'coding|algorithms?|transforms?|transformation|theorems?|lemma|conjecture|distributions?|inequality|equations?|polynomials?|quadrature|integrals?|encoding';
-const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
-const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?[ \\t]+(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
+const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
+// The head noun may open the next line ("… and Huffman\ncoding").
+const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?(?:[ \\t]+|[ \\t]*\\n[ \\t]*)(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
 const EPONYM_ANY = eponymAfter(EPONYM_STRICT);
 const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
 
@@ -196,9 +229,13 @@ export function titleCaseHeader(text: string, start: number, end: number, lower:
   const next = text.indexOf('\n', end);
   // The line's part around the candidate, after a term it defines ("vMj  --  Major Page Fault Count Delta").
   const line = (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
-  if (line.length > 80 || /[.,;:!?()"“”]/u.test(line)) return false;
-  const words = line.trim().split(/\s+/);
-  if (words.length < 3 || words.length > 8 || !words.every((word) => /^\p{Lu}\p{Ll}*$/u.test(word))) return false;
+  // A label's colon may end the line ("Max Used ROB Entries:").
+  const body = line.trim().replace(/:$/u, '');
+  if (line.length > 80 || /[.,;:!?()"“”]/u.test(body)) return false;
+  // Acronyms may stand among the words ("ROB"), if most are in title case.
+  const words = body.split(/\s+/);
+  const titled = words.filter((word) => /^\p{Lu}\p{Ll}*$/u.test(word)).length;
+  if (words.length < 3 || words.length > 8 || titled * 2 <= words.length || !words.every((word) => /^\p{Lu}\p{Ll}*$|^\p{Lu}{2,5}$/u.test(word))) return false;
   const lexical = (word: string) => stems(word).some((stem) => commonWords().has(stem) || lower.has(stem));
   const lowered = words.map((word) => word.toLowerCase());
   // A given name that is no common word ("Frank" is one, "Torbjorn" not) makes the line a person's.

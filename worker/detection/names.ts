@@ -1,8 +1,8 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
 import { backedBy, capitalisedLine, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
-import { abbreviationNumber, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
-import { AMBIGUOUS_FIRST_NAMES, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
+import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
+import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
 // (Mr., Det., Judge), a known given name first, a known surname last, a middle initial, a label or verb
@@ -281,7 +281,8 @@ export function findNames(text: string, document: DocumentContext | null = null)
   // Product, tool and code names, and words the page writes in lower case or as a heading (name-precision.ts).
   const context = termContext(text, document);
   return found.flatMap((candidate) => {
-    const cut = beforeCodeWord(text, candidate);
+    const unwrapped = afterClosedClassWord(text, beforeCodeWord(text, candidate));
+    const cut = context.technical ? beforeWrappedWord(text, unwrapped) : unwrapped;
     if (!cut) return [];
     const evidence = backedBy(cut.cues);
     // Cues before the name (title, label, role, sign-off) back it; a verb or ", a" after it is weaker.
@@ -295,6 +296,30 @@ export function findNames(text: string, document: DocumentContext | null = null)
     if (unlikelyName(text, trimmed.start, trimmed.end, context, backed, evidence)) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
+}
+
+/**
+ * In technical text, the candidate up to a line break after which only common English words follow ("Abraham Lincoln\nExecutive
+ * Mansion"): a name wrapped onto the next line goes on with a name word, and a line opening with a common word
+ * starts something else.
+ */
+function beforeWrappedWord(text: string, candidate: Candidate | null): Candidate | null {
+  if (!candidate) return null;
+  const value = text.slice(candidate.start, candidate.end);
+  const at = value.lastIndexOf('\n');
+  if (at <= 0) return candidate;
+  const kept = value.slice(0, at).replace(/[\s,;:]+$/u, '');
+  const rest = value.slice(at + 1).match(/\p{L}[\p{L}'’]*/gu) ?? [];
+  if (kept.length === 0 || rest.length === 0 || !rest.every((word) => commonWord(word.toLowerCase()))) return candidate;
+  return { ...candidate, end: candidate.start + kept.length };
+}
+
+/** The candidate less a first word that is a preposition or conjunction ("Under Linux" → "Linux"): no name begins with one. */
+function afterClosedClassWord(text: string, candidate: Candidate | null): Candidate | null {
+  if (!candidate) return null;
+  const first = /^(\p{L}+)[^\S\n]+(?=\S)/u.exec(text.slice(candidate.start, candidate.end));
+  if (!first || !CLOSED_CLASS_WORDS.has((first[1] as string).toLowerCase())) return candidate;
+  return { ...candidate, start: candidate.start + first[0].length };
 }
 
 /** The candidate up to its first word shaped like code, read whole ("Name" of "Name.Builtin"); null when that is its first word. */
