@@ -292,7 +292,7 @@ export const exportBench: Benchmark = {
                 ['real-world corpus file (pages, boxes)', 'export ms / pdftoppm ms (ratio)', 'output / input bytes (ratio)'],
                 ...corpus.map((row) => [
                   `${row.name} (${row.pages}, ${row.boxes})`,
-                  row.error ?? `${fmt(row.ms, 0)} / ${fmt(row.baselineMs, 0)} (${fmt(row.ratio)}×)`,
+                  row.error ? `failed ${row.error.replace(/^.*\((?=[^()]*\)$)/, '(').slice(0, 60)}` : `${fmt(row.ms, 0)} / ${fmt(row.baselineMs, 0)} (${fmt(row.ratio)}×)`,
                   row.error ? '-' : `${fmtInt(row.outputBytes)} / ${fmtInt(row.inputBytes)} (${fmt(row.outputBytes / row.inputBytes)}×)`,
                 ]),
               ]
