@@ -261,7 +261,8 @@ export const exportBench: Benchmark = {
       fs.writeFileSync(file, input.bytes);
       settings.log(`  input: ${PAGES} pages, ${fmtInt(input.bytes.length)} bytes; pdftoppm -r 200, ${ROUNDS} rounds`);
       pdftoppm(file, dir); // warm the page cache
-      const { rounds, raster, threads } = await obscuraExport(dir, file, input, settings.log);
+      // BENCH_EXPORT_CORPUS_ONLY=1: the corpus alone (to compare two builds back to back on a loaded machine).
+      const { rounds, raster, threads } = process.env.BENCH_EXPORT_CORPUS_ONLY === '1' ? { rounds: [], raster: { ms: Number.NaN, cpuMs: Number.NaN, size: 0, burn: null, baseline: Number.NaN }, threads: 0 } : await obscuraExport(dir, file, input, settings.log);
       settings.log('  real-world corpus: each file exported once (defaults), beside pdftoppm -r 200 of the whole file');
       fs.mkdirSync(path.join(dir, 'corpus'));
       const corpus = await corpusRun(path.join(dir, 'corpus'), settings.log);
