@@ -1,5 +1,7 @@
 // Developer harness (not a benchmark): the export's worker tasks for the 50-page bench input run one after the
 // other on this thread, each timed: `node --import tsx --cpu-prof --cpu-prof-dir DIR bench/profile-export.ts`.
+// First, as in the worker's entry (worker/native-builtins.ts).
+import { restoreNativeBuiltins } from '../worker/native-builtins.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +10,8 @@ import type { BurnBox, BurnSettings, ExportBurnTask } from '../main/common/expor
 import { assemble } from '../worker/burn-in/assemble.js';
 import { burnPages } from '../worker/burn-in/burn.js';
 import { searchOutput, verify } from '../worker/burn-in/verify.js';
+
+restoreNativeBuiltins();
 
 const PAGES = 50;
 const WORDS = 'records request memorandum department review schedule finance public office notice budget contract'.split(' ');

@@ -1,3 +1,5 @@
+// First: keeps V8's Array.prototype.push before pdf.js's core-js replaces it (native-builtins.ts).
+import { restoreNativeBuiltins } from './native-builtins.js';
 import type { WorkerEnvelope, WorkerTaskResult } from '../main/common/worker-messages.js';
 import { assemble } from './burn-in/assemble.js';
 import { burnPages } from './burn-in/burn.js';
@@ -10,6 +12,8 @@ import { releasePackageDocument } from './release-package/index.js';
 import { scan } from './scan.js';
 import { searchMatch } from './search.js';
 import { summarize } from './summary.js';
+
+restoreNativeBuiltins();
 
 /**
  * Piscina's entry: runs one task and returns its result. A throw rejects only this task; a task that runs

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { FontWidths, TextRun } from './words.js';
+import { restoreNativeBuiltins } from '../native-builtins.js';
 import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { itemText, readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
@@ -34,7 +35,10 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.
   const loading = getDocument({ ...documentOptions(), data: new Uint8Array(bytes) });
   try {
-    return await loading.promise;
+    const document = await loading.promise;
+    // pdf.js loads its worker part with the first document, whose core-js replaces Array.prototype.push again.
+    restoreNativeBuiltins();
+    return document;
   } catch (error) {
     await loading.destroy();
     throw new Error(`the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`);

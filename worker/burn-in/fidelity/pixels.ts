@@ -24,9 +24,11 @@ export async function renderArea(document: PDFDocumentProxy, page: PDFPageProxy,
 }
 
 /**
- * Several areas of a page in one rendering: the page is drawn once onto their bounding box, clipped to them
- * (pdf.js's work per operator is paid once, painting only inside the areas). Areas on the pixel grid of the
- * bounding box give the pixels each would have rendered alone.
+ * Several areas of a page in one rendering: the page is drawn once onto their bounding box (pdf.js's work per
+ * operator is paid once) and each area's pixels are read from it. Areas on the pixel grid of the bounding box give
+ * the pixels each would have rendered alone. The drawing is not clipped to the areas: Skia rasterizes every path
+ * through a clip of several rectangles at about three times the cost of drawing the box whole (measured on text
+ * pages: 85 ms against 36 ms a page), and what is drawn between the areas is never read.
  */
 export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number>): Promise<Grey[]> {
   if (areas.length === 0) return [];
@@ -43,18 +45,11 @@ export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy
   }));
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
-  if (areas.length > 1) {
-    context.save();
-    context.beginPath();
-    for (const at of placed) context.rect(at.left, at.top, at.width, at.height);
-    context.clip();
-  }
   const viewport = page.getViewport({ scale, rotation: 0 });
   const [x0 = 0, , , y1 = 0] = page.view;
   // The page's own view maps (x0, y1) to pixel (0, 0); shift it so (box.x1, box.y2) lands there instead.
   const transform = [1, 0, 0, 1, (x0 - box.x1) * scale, (box.y2 - y1) * scale];
   await page.render({ canvas: canvas as never, canvasContext: context as never, viewport, transform, annotationMode: 1, intent: 'display', ...(skip && { operationsFilter: skipping(page, skip) }) }).promise;
-  if (areas.length > 1) context.restore();
   return placed.map((at) => {
     const rgba = context.getImageData(at.left, at.top, at.width, at.height).data;
     const pixels = new Uint8Array(at.width * at.height);
