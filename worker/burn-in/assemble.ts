@@ -29,6 +29,7 @@ import { addLabelFont } from './vector/redact.js';
 import { addPlaceholderPage } from '../release-package/placeholders.js';
 import { stampPage, stampText } from '../release-package/stamps.js';
 import { releasedPage, withheldPlan } from '../release-package/withheld.js';
+import { renameFontsCarrying } from './font-names.js';
 import { fold } from '../release-check/index.js';
 
 // One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
@@ -310,6 +311,8 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
   }
   const stamps = task.stamps;
   if (stamps) out.getPages().slice(firstDocumentPage).forEach((page, index) => stampPage(out, font, page, stampText(stamps, stamps.start + index), stamps));
+  // An embedded font named with a word the clerk boxed ("Roman" of TimesNewRomanPSMT) is renamed (font-names.ts).
+  renameFontsCarrying(out.context, task.documents.flatMap((entry) => entry.burned.flatMap((page) => page.withheld)));
   sanitizeOutput(out.context);
   const bytes = await out.save({ useObjectStreams: true, addDefaultPage: false });
   const sha256 = await sha256Write(task.outputPath, bytes);

@@ -13,7 +13,7 @@ import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, t
 // streams, metadata, URIs…). More occurrences than allowed is a leak, reported by page and place, never text.
 
 export { fold, touches, type Rect, type Withheld } from './strings.js';
-export type { ObjectPlace } from './objects.js';
+export { MIN_NAME_NEEDLE, STANDARD_FONT_NAMES, type ObjectPlace } from './objects.js';
 export { checkObjects, checkPdfObjects, fileText, MIN_OBJECT_NEEDLE, textContentText, type Leak, type PlaceKind } from './search.js';
 export { searchZip } from './zip.js';
 

@@ -192,7 +192,15 @@ const MIN_STREAM_NEEDLE = 4;
 /** Text that binary data (images, font programs, profiles) is searched for: shorter texts match by chance. */
 const MIN_BINARY_NEEDLE = 5;
 /** Names are searched for texts of three characters or more (two-letter texts are in every name list). */
-const MIN_NAME_NEEDLE = 3;
+export const MIN_NAME_NEEDLE = 3;
+/**
+ * The standard 14 fonts (ISO 32000-1, 9.6.2.2): a reader supplies them by name, so a page drawn with one must keep
+ * the name, and the name tells nothing of the document. As font names they are vocabulary, like /Type or /Font;
+ * any other font name is searched (the builder renames embedded fonts whose names repeat withheld text).
+ */
+export const STANDARD_FONT_NAMES: ReadonlySet<string> = new Set(
+  ['Courier', 'Helvetica'].flatMap((family) => [family, `${family}-Bold`, `${family}-Oblique`, `${family}-BoldOblique`]).concat(['Times-Roman', 'Times-Bold', 'Times-Italic', 'Times-BoldItalic', 'Symbol', 'ZapfDingbats']),
+);
 /** Document information and XMP, for texts of three characters or more (producers' banners hold every pair). */
 const MIN_METADATA_NEEDLE = 3;
 
@@ -265,8 +273,9 @@ export function searchObjects(context: PDFContext, withheld: readonly string[], 
     }
     if (object instanceof PDFName) {
       const decoded = object.decodeText();
-      if (isVocabulary(decoded) && !(key && KEY_PLACES[key] === 'font-name')) return;
-      record(key && KEY_PLACES[key] === 'font-name' ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
+      const fontName = key !== null && KEY_PLACES[key] === 'font-name';
+      if (fontName ? STANDARD_FONT_NAMES.has(decoded) : isVocabulary(decoded)) return;
+      record(fontName ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
       return;
     }
     seen.add(object);
