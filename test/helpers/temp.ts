@@ -10,13 +10,21 @@ export function tempDir(prefix = 'obscura-test-'): string {
 
 /** A small but real PDF (one page, one line of text), built by hand so tests need no PDF library. */
 export function minimalPdf(text = 'Hello Obscura'): Buffer {
-  const stream = `BT /F1 24 Tf 72 700 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+  return handWrittenPdf(`BT /F1 24 Tf 72 700 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`, { F1: 'Helvetica' });
+}
+
+/**
+ * A one-page PDF written by hand as producers write it: `content` as the page's stream, `fonts` the standard 14
+ * fonts (not embedded) under their resource names (pdf-lib would name its resources after the fonts).
+ */
+export function handWrittenPdf(content: string, fonts: Record<string, string>): Buffer {
+  const names = Object.keys(fonts);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << ${names.map((name, index) => `/${name} ${5 + index} 0 R`).join(' ')} >> >> /Contents 4 0 R >>`,
+    `<< /Length ${Buffer.byteLength(content)} >>\nstream\n${content}\nendstream`,
+    ...names.map((name) => `<< /Type /Font /Subtype /Type1 /BaseFont /${fonts[name]} >>`),
   ];
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -7,7 +7,7 @@ import { renameFontsCarrying } from '../../worker/burn-in/font-names.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { searchPdf, withheldOfPage } from '../../worker/release-check/index.js';
 import { bboxWords, boxOver, chromiumPdf, popplerText, release, SETTINGS } from '../helpers/burn-producers.js';
-import { tempDir } from '../helpers/temp.js';
+import { handWrittenPdf, tempDir } from '../helpers/temp.js';
 
 // A boxed word that is also part of a font's name ("Roman" of TimesNewRomanPSMT, "Serif" of DejaVuSerif, a
 // specimen's "courier"): the release check searches font names, so such a release used to be refused. The
@@ -21,28 +21,6 @@ function pdffonts(bytes: Uint8Array): string {
   const file = path.join(dir, `fonts-${Math.random().toString(36).slice(2)}.pdf`);
   fs.writeFileSync(file, bytes);
   return execFileSync('pdffonts', [file], { encoding: 'utf8' });
-}
-
-/** A one-page PDF with standard 14 fonts (not embedded) under the given resource names. */
-function handWrittenPdf(content: string, fonts: Record<string, string>): Buffer {
-  const names = Object.keys(fonts);
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << ${names.map((name, index) => `/${name} ${5 + index} 0 R`).join(' ')} >> >> /Contents 4 0 R >>`,
-    `<< /Length ${Buffer.byteLength(content)} >>\nstream\n${content}\nendstream`,
-    ...names.map((name) => `<< /Type /Font /Subtype /Type1 /BaseFont /${fonts[name]} /Encoding /WinAnsiEncoding >>`),
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(Buffer.byteLength(body));
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(body);
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
 }
 
 async function releaseWithWordBoxed(source: Buffer, word: string) {
@@ -73,7 +51,6 @@ describe('fonts named with a boxed word', () => {
   }, 120_000);
 
   it('a standard 14 font keeps its name (a reader needs it), and boxing that word in a specimen releases', async () => {
-    // Written by hand as producers write it (resources /F1, /F2; pdf-lib would name its resources after the fonts).
     const source = handWrittenPdf('BT /F1 14 Tf 72 700 Td (FONT: courier) Tj ET BT /F2 14 Tf 72 660 Td (A line in Helvetica stays.) Tj ET', { F1: 'Courier', F2: 'Helvetica' });
     const { bytes, leaks } = await releaseWithWordBoxed(source, 'courier');
     expect(leaks).toEqual([]);
