@@ -1,5 +1,6 @@
 // Developer harness (not a benchmark): the export's worker tasks for the 50-page bench input run one after the
 // other on this thread, each timed: `node --import tsx --cpu-prof --cpu-prof-dir DIR bench/profile-export.ts`.
+// PROFILE_FILE=path.pdf: that file instead, boxed as the export bench boxes the real-world corpus (corpusBoxes).
 // First, as in the worker's entry (worker/native-builtins.ts).
 import { restoreNativeBuiltins } from '../worker/native-builtins.js';
 import fs from 'node:fs';
@@ -10,6 +11,9 @@ import type { BurnBox, BurnSettings, ExportBurnTask } from '../main/common/expor
 import { assemble } from '../worker/burn-in/assemble.js';
 import { burnPages } from '../worker/burn-in/burn.js';
 import { searchOutput, verify } from '../worker/burn-in/verify.js';
+import { corpusBoxes } from './export.js';
+import { geometry } from './lib/fidelity-pages.js';
+import { displayWords } from './lib/poppler.js';
 
 restoreNativeBuiltins();
 
@@ -40,6 +44,16 @@ async function input() {
   return { bytes: Buffer.from(await doc.save()), boxes };
 }
 
+/** A given file, with up to five boxes a page over its own words, as the export bench's corpus run. */
+function fileInput(file: string): { bytes: Buffer; boxes: Map<number, BurnBox[]> } {
+  const bytes = fs.readFileSync(file);
+  const boxes = new Map<number, BurnBox[]>();
+  for (const { page, box } of corpusBoxes(displayWords(bytes, true), geometry(bytes, os.tmpdir()))) {
+    boxes.set(page, [...(boxes.get(page) ?? []), { ...box, points: [], label: '(b)(6)' }]);
+  }
+  return { bytes, boxes };
+}
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-profile-export-'));
 const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const started = performance.now();
@@ -50,7 +64,7 @@ const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   return result;
 };
 try {
-  const { bytes, boxes } = await input();
+  const { bytes, boxes } = process.env.PROFILE_FILE ? fileInput(process.env.PROFILE_FILE) : await input();
   const sourcePath = path.join(dir, 'source.pdf');
   fs.writeFileSync(sourcePath, bytes);
   const settings: BurnSettings = { dpi: 200, padding: 1, labels: true, imageMode: 'auto', jpegQuality: 80, method: 'auto' };
