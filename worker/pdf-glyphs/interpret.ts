@@ -130,6 +130,8 @@ export interface InterpretOptions {
   view: readonly number[];
   /** Whether the image with this object id may let what is under it show (an alpha channel). */
   imageHasAlpha(objectId: string): boolean;
+  /** Told of each image or image mask painted on the unit square, with its bounds in user space. */
+  onImage?(op: number, bounds: { x1: number; y1: number; x2: number; y2: number }): void;
 }
 
 function boundsOf(points: readonly number[]): { x1: number; y1: number; x2: number; y2: number } {
@@ -390,10 +392,15 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         covers.push({ ...intersect(state.clip, transformedBounds(state.ctm, ...rect)), after: glyphs.length, image: false });
         break;
       }
+      case OPS.paintImageMaskXObject:
+      case OPS.paintSolidColorImageMask:
+        options.onImage?.(index, transformedBounds(state.ctm, 0, 0, 1, 1));
+        break;
       case OPS.paintImageXObject:
       case OPS.paintInlineImageXObject: {
-        if (!visibleNow()) break;
         const bounds = transformedBounds(state.ctm, 0, 0, 1, 1);
+        options.onImage?.(index, bounds);
+        if (!visibleNow()) break;
         images.push(bounds);
         const id = fn === OPS.paintImageXObject ? String(args[0]) : null;
         const opaque = id !== null ? !options.imageHasAlpha(id) : ((args[0] as { kind?: number } | undefined)?.kind ?? 3) !== 3;

@@ -4,8 +4,8 @@ import type { Rect } from '../geometry.js';
 import { inkArea } from './changed.js';
 
 // The tiles pixels are compared in once a page's operators prove only known areas changed (changed.ts), and
-// what their rendering may leave out: pdf.js draws every glyph of the page whatever the canvas shows, so text
-// wholly away from the tiles is skipped (its work, not its pixels: it paints nothing there).
+// what their rendering may leave out: pdf.js draws every glyph and image of the page whatever the canvas shows, so
+// text and images wholly away from the tiles are skipped (their work, not their pixels: they paint nothing there).
 
 /** Points a changed area is grown by before its tile is rendered: the masks' margin and antialiasing stay inside. */
 export const TILE_MARGIN = 4;
@@ -48,14 +48,17 @@ const PLACES = new Set<number>([OPS.moveText, OPS.setLeadingMoveText, OPS.nextLi
 const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 
 /**
- * Text-showing operators of a rendering's operator list that paint nothing in the tiles: every glyph placed
- * (worker/pdf-glyphs), its ink (its box grown by a quarter of its size) clear of every tile, no Type3 glyph, and the pen placed anew
- * before the next text (a skipped operator's advance moves nothing drawn). None when text may clip.
+ * Operators of a rendering's operator list that paint nothing in the tiles, skipped in both pages alike:
+ * - images and image masks (one unit square each) whose bounds are clear of every tile: a mask filled with a
+ *   pattern costs pdf.js a pattern drawing of its own, seconds on a page of such masks;
+ * - text-showing operators: every glyph placed (worker/pdf-glyphs), its ink (its box grown by a quarter of its
+ *   size) clear of every tile, no Type3 glyph, and the pen placed anew before the next text (a skipped operator's
+ *   advance moves nothing drawn). No text is skipped when text may clip.
  */
-export function textOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[]): Set<number> {
+export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[]): Set<number> {
   const skip = new Set<number>();
   const { fnArray, argsArray } = list;
-  if (fnArray.some((fn, index) => fn === OPS.setTextRenderingMode && Number((argsArray[index] as unknown[])?.[0] ?? 0) >= 4)) return skip;
+  const textClips = fnArray.some((fn, index) => fn === OPS.setTextRenderingMode && Number((argsArray[index] as unknown[])?.[0] ?? 0) >= 4);
   const fonts = (name: string) => {
     try {
       return page.commonObjs.has(name) ? (page.commonObjs.get(name) as never) : null;
@@ -63,14 +66,19 @@ export function textOutside(page: PDFPageProxy, list: OperatorList, tiles: reado
       return null;
     }
   };
+  const meets = (area: Rect) => tiles.some((tile) => area.x1 < tile.x2 && tile.x1 < area.x2 && area.y1 < tile.y2 && tile.y1 < area.y2);
+  // An image's bounds are grown by a pixel's worth of margin for antialiasing at its edges.
+  const onImage = (op: number, bounds: Rect) => {
+    if (!meets({ x1: bounds.x1 - 1, y1: bounds.y1 - 1, x2: bounds.x2 + 1, y2: bounds.y2 + 1 })) skip.add(op);
+  };
   const byOp = new Map<number, Glyph[]>();
-  for (const glyph of interpret(list, fonts, { isVisible: () => true, view: page.view, imageHasAlpha: () => true })) {
+  for (const glyph of interpret(list, fonts, { isVisible: () => true, view: page.view, imageHasAlpha: () => true, onImage })) {
     if (glyph.op === undefined) continue;
     const entry = byOp.get(glyph.op);
     if (entry) entry.push(glyph);
     else byOp.set(glyph.op, [glyph]);
   }
-  const meets = (area: Rect) => tiles.some((tile) => area.x1 < tile.x2 && tile.x1 < area.x2 && area.y1 < tile.y2 && tile.y1 < area.y2);
+  if (textClips) return skip;
   for (const [op, glyphs] of byOp) {
     if (fnArray[op] !== OPS.showText) continue;
     const items = ((argsArray[op] as unknown[])?.[0] ?? []) as unknown[];
