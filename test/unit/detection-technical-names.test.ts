@@ -216,6 +216,14 @@ describe('person names in manual pages and technical papers, sixth round', () =>
     expect(names(modes('% Values from Karl Hallberg.'))).toEqual(['Karl Hallberg']);
   });
 
+  it('suggests no maker right before a product written in camel case, and keeps a full name there', () => {
+    const prose = 'The mode below sets the resolution and the blackness of the pixels for a laser printer of the older kind, and it was measured on paper by hand. '.repeat(5);
+    const page = (line: string) => `mode_def hvpro = % (600dpi)\n mode_param (pixels_per_inch, 600);\n mode_param (blacker, 0);\n${prose}\n${line}`;
+    expect(names(page('Hallberg’s LaserWriter Pro 630 prints it.'))).toEqual([]);
+    expect(names(page('Maria Lopez’s LaserWriter Pro 630 prints it.'))).toEqual(['Maria Lopez’s']);
+    expect(names(page('Hallberg’s printer prints it, said Maria Lopez.'))).toContain('Maria Lopez');
+  });
+
   it('leaves surnames with an inner capital out of the identifiers', () => {
     expect(names(modes('% Mode written by David MacKenzie and Rosa McCloskey.'))).toEqual(['David MacKenzie', 'Rosa McCloskey']);
   });

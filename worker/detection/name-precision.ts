@@ -242,6 +242,9 @@ export function productAround(text: string, start: number, end: number, context:
   if (words.length !== 1) return false;
   const bare = (words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
   if (known(bare) || CITATION_AFTER.test(after)) return false;
+  // A maker's name before a product written in camel case ("Apple ImageWriter", "Hallberg LaserJet"): a firm.
+  const next = /^(?:['’]s)?[ \t]+(\S+)/u.exec(after);
+  if (next && /^\p{Lu}/u.test(next[1] as string) && /\p{Ll}\p{Lu}/u.test(next[1] as string) && codeShaped(next[1] as string)) return true;
   // Two capitalised parts joined by a hyphen alone (Addison-Wesley) name a firm or a product more often than a person, whose full name has a second word.
   return context.codeDense || /^\p{Lu}\p{Ll}+[-–]\p{Lu}\p{Ll}+$/u.test((words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''));
 }
