@@ -29,11 +29,11 @@ export interface TechnicalDocument {
   pages: string[];
 }
 
-function pdfPages(file: string): string[] | null {
+function pdfPages(file: string, range: readonly [number, number] = [1, MAX_PAGES]): string[] | null {
   try {
     const info = execFileSync('pdfinfo', [file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? 0);
-    if (pages === 0 || pages > MAX_PAGES) return null;
+    if (pages === 0 || pages < range[0] || pages > range[1]) return null;
     const text = execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
     return text.split('\f').filter((page) => /\S/.test(page));
   } catch {
@@ -80,10 +80,14 @@ export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
   const texlive = walk(TEXLIVE)
     .sort()
     .filter((file) => (createHash('sha1').update(file).digest()[0] as number) % 4 === bucket);
-  const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : []), ...manPages(bucket)];
+  // BENCH_TECHNICAL_DEV_PAGES=41-60 (dev only): the longer TeX manuals of the dev bucket instead, a working set
+  // no round read before the sixth (the held-out and dev splits keep manuals of at most 40 pages), without manual pages.
+  const longer = split === 'dev' ? /^(\d+)-(\d+)$/.exec(process.env.BENCH_TECHNICAL_DEV_PAGES ?? '') : null;
+  const range: [number, number] = longer ? [Number(longer[1]), Number(longer[2])] : [1, MAX_PAGES];
+  const files = [...texlive, ...(split === 'test' ? REALWORLD_TECHNICAL.map((name) => path.join(REALWORLD, name)) : []), ...(longer ? [] : manPages(bucket))];
   const out: TechnicalDocument[] = [];
   for (const file of files) {
-    const pages = pdfPages(file);
+    const pages = file.startsWith(TEXLIVE) ? pdfPages(file, range) : pdfPages(file);
     const words = pages?.reduce((sum, page) => sum + (page.match(/\S+/g)?.length ?? 0), 0) ?? 0;
     if (pages && words >= 200) out.push({ id: path.basename(file), split, source: file.startsWith(path.join(os.tmpdir(), 'obscura-bench-man-pdf')) ? 'man-pages' : 'tex-papers', pages });
   }

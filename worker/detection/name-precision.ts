@@ -87,6 +87,8 @@ export interface TermContext {
   technical: boolean;
   /** Code-shaped tokens make 3% of it: a manual or a reference page (held-out prose of the NER corpora never gets there). */
   codeDense: boolean;
+  /** In technical text, the words glued into the document's identifiers in camel case ("EpsonStylusPro", "LexmarkOptraR"): a product's or a setting's words. */
+  camel: WordSet;
   /** The page has next to no English prose (another language, a code listing): `withoutEnglish`. Per page only. */
   noEnglish: boolean;
 }
@@ -111,6 +113,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     headings: either(page.headings, document.headings),
     standalone: either(page.standalone, document.standalone),
     products: either(page.products, document.products),
+    camel: either(page.camel, document.camel),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -172,7 +175,11 @@ function buildContext(text: string): TermContext {
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
   const products = new Set<string>();
   if (technical) for (const match of text.matchAll(PRODUCT_USE)) products.add((match[1] as string).toLowerCase());
-  return { lower, headings, standalone, products, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // Words glued into identifiers in camel case (EpsonStylusPro := …, LexmarkOptraR): in technical text, a product's
+  // or a setting's words. Not surnames with a capital inside (McCloskey, MacKenzie), which codeShaped leaves out.
+  const camel = new Set<string>();
+  if (technical) for (const token of tokens) if (/^[^\p{L}]*\p{Lu}\p{Ll}+\p{Lu}/u.test(token) && codeShaped(token)) for (const part of token.match(/\p{Lu}\p{Ll}{2,}/gu) ?? []) camel.add(part.toLowerCase());
+  return { lower, headings, standalone, products, camel, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
@@ -180,7 +187,7 @@ const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
   if (known(word)) return false;
-  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word);
+  return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word) || context.camel.has(word);
 }
 
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
@@ -235,6 +242,9 @@ export function productAround(text: string, start: number, end: number, context:
   if (words.length !== 1) return false;
   const bare = (words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
   if (known(bare) || CITATION_AFTER.test(after)) return false;
+  // A maker's name before a product written in camel case ("Apple ImageWriter", "Hallberg LaserJet"): a firm.
+  const next = /^(?:['’]s)?[ \t]+(\S+)/u.exec(after);
+  if (next && /^\p{Lu}/u.test(next[1] as string) && /\p{Ll}\p{Lu}/u.test(next[1] as string) && codeShaped(next[1] as string)) return true;
   // Two capitalised parts joined by a hyphen alone (Addison-Wesley) name a firm or a product more often than a person, whose full name has a second word.
   return context.codeDense || /^\p{Lu}\p{Ll}+[-–]\p{Lu}\p{Ll}+$/u.test((words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''));
 }
