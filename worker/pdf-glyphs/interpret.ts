@@ -1,5 +1,5 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { glyphText, type FontEncoding } from './unicode.js';
+import { documentText, type FontEncoding } from './unicode.js';
 
 // Every glyph a page draws, each with its own extent in user space, read from pdf.js's operator list (the
 // evaluator's output, not its text-content path) by following the text state as pdf.js's canvas does: font
@@ -199,6 +199,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     // Constant over the run (no operator between its glyphs): decided once.
     const hidden: HiddenBy | null = !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null;
     const clip = state.clip;
+    const byCode = documentText(font).byCode;
     const [b0, b1, b2, b3, b4, b5] = base;
     let pen = 0;
     for (const op of ops) {
@@ -257,15 +258,18 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         const e7 = b1 * left + b3 * emTop + b5;
         em = { x1: Math.min(e0, e2, e4, e6), y1: Math.min(e1, e3, e5, e7), x2: Math.max(e0, e2, e4, e6), y2: Math.max(e1, e3, e5, e7) };
       }
-      const text = glyphText(font, op.originalCharCode, op.unicode ?? '');
+      const unicode = op.unicode ?? '';
+      const code = op.originalCharCode;
+      // glyphText (unicode.ts) with the font's table looked up once a run.
+      const text = code === undefined || byCode.size === 0 || unicode !== String.fromCharCode(code) ? unicode : (byCode.get(code) ?? unicode);
       // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
       const cx = (x1 + x2) / 2;
       const cy = (y1 + y2) / 2;
       const clipped = cx < clip.x1 || cx > clip.x2 || cy < clip.y1 || cy > clip.y2;
-      const code = op.originalCharCode ?? 0;
+      const byte = code ?? 0;
       glyphs.push({
         text,
-        bytes: font.composite || code > 0xff ? '' : String.fromCharCode(code),
+        bytes: font.composite || byte > 0xff ? '' : String.fromCharCode(byte),
         quad: [q0, q1, q2, q3, q4, q5, q6, q7],
         x1,
         y1,
@@ -273,7 +277,8 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         y2,
         em,
         vertical,
-        isSpace: op.isSpace === true || /^\s+$/u.test(text),
+        // As /^\s+$/u: trim() takes away exactly \s (white space and line terminators).
+        isSpace: op.isSpace === true || (text.length > 0 && text.trim() === ''),
         hiddenBy: hidden ?? (clipped ? 'clipped' : null),
         overImage: false,
         annotation,
