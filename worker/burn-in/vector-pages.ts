@@ -88,7 +88,8 @@ function storedWords(words: readonly PageWord[] | null): SourceWord[] {
 
 /** The words of a page as pdf.js reads them, placed with the page's own font widths (fonts loaded first). */
 export async function pageWords(page: PDFPageProxy): Promise<SourceWord[]> {
-  await page.getOperatorList({ intent: 'display' });
+  // Annotations drawn (a superset of the fonts of forms mode): the list the glyph reading and the ink use too.
+  await page.getOperatorList({ intent: 'display', annotationMode: 1 });
   return wordsFromRuns(await textRuns(page), fontWidthsOf(page));
 }
 

@@ -1,5 +1,5 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { glyphText, type FontEncoding } from './unicode.js';
+import { documentText, type FontEncoding } from './unicode.js';
 
 // Every glyph a page draws, each with its own extent in user space, read from pdf.js's operator list (the
 // evaluator's output, not its text-content path) by following the text state as pdf.js's canvas does: font
@@ -198,6 +198,11 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     // Text space → user space: [hScale, 0, 0, 1, x, y + rise] × Tm × CTM (sizes already in text units).
     const base = multiply(multiply([hScale, 0, 0, 1, state.x, state.y + state.rise], state.textMatrix), state.ctm);
     const invisibleMode = (state.renderMode & 3) === 3;
+    // Constant over the run (no operator between its glyphs): decided once.
+    const hidden: HiddenBy | null = !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null;
+    const clip = state.clip;
+    const byCode = documentText(font).byCode;
+    const [b0, b1, b2, b3, b4, b5] = base;
     let pen = 0;
     for (const op of ops) {
       if (typeof op === 'number') {
@@ -206,43 +211,77 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       }
       const spacing = (op.isSpace ? state.wordSpacing : 0) + state.charSpacing;
       let width = op.width ?? 0;
-      let corners: number[];
-      let emCorners: number[] | null = null;
+      // The glyph's box in text space, corners (left, bottom), (right, bottom), (right, top), (left, top).
+      let left: number;
+      let right: number;
+      let bottom: number;
+      let top: number;
       if (vertical) {
         const vmetric = op.vmetric ?? font.defaultVMetrics ?? [-1000, width / 2, 880];
         const vx = -(op.vmetric ? (vmetric[1] ?? 0) : width * 0.5) * scale;
         const horizontal = width * scale;
         width = op.vmetric ? -(vmetric[0] ?? -1000) : -(vmetric[0] ?? -1000);
         // The glyph's cell: its horizontal width across, from the pen down by its vertical advance.
-        const ox = vx;
-        const top = -pen;
-        const bottom = top - Math.abs(width) * scale;
-        corners = [ox, bottom, ox + horizontal, bottom, ox + horizontal, top, ox, top];
+        left = vx;
+        right = vx + horizontal;
+        top = -pen;
+        bottom = top - Math.abs(width) * scale;
       } else {
-        const advance = width * scale;
-        corners = [pen, descent * size, pen + advance, descent * size, pen + advance, ascent * size, pen, ascent * size];
-        emCorners = [pen, -0.25 * size, pen + advance, -0.25 * size, pen + advance, 0.95 * size, pen, 0.95 * size];
+        left = pen;
+        right = pen + width * scale;
+        bottom = descent * size;
+        top = ascent * size;
       }
-      const quad: number[] = [];
-      for (let index = 0; index < 8; index += 2) quad.push(...apply(base, corners[index] ?? 0, corners[index + 1] ?? 0));
-      const bounds = boundsOf(quad);
-      const emQuad: number[] = [];
-      if (emCorners) for (let index = 0; index < 8; index += 2) emQuad.push(...apply(base, emCorners[index] ?? 0, emCorners[index + 1] ?? 0));
-      const text = glyphText(font, op.originalCharCode, op.unicode ?? '');
+      // Its corners in user space (as multiplying each by `base`), and their bounds: scalar math, no arrays.
+      const q0 = b0 * left + b2 * bottom + b4;
+      const q1 = b1 * left + b3 * bottom + b5;
+      const q2 = b0 * right + b2 * bottom + b4;
+      const q3 = b1 * right + b3 * bottom + b5;
+      const q4 = b0 * right + b2 * top + b4;
+      const q5 = b1 * right + b3 * top + b5;
+      const q6 = b0 * left + b2 * top + b4;
+      const q7 = b1 * left + b3 * top + b5;
+      const x1 = Math.min(q0, q2, q4, q6);
+      const y1 = Math.min(q1, q3, q5, q7);
+      const x2 = Math.max(q0, q2, q4, q6);
+      const y2 = Math.max(q1, q3, q5, q7);
+      let em: Glyph['em'];
+      if (vertical) em = { x1, y1, x2, y2 };
+      else {
+        const emBottom = -0.25 * size;
+        const emTop = 0.95 * size;
+        const e0 = b0 * left + b2 * emBottom + b4;
+        const e1 = b1 * left + b3 * emBottom + b5;
+        const e2 = b0 * right + b2 * emBottom + b4;
+        const e3 = b1 * right + b3 * emBottom + b5;
+        const e4 = b0 * right + b2 * emTop + b4;
+        const e5 = b1 * right + b3 * emTop + b5;
+        const e6 = b0 * left + b2 * emTop + b4;
+        const e7 = b1 * left + b3 * emTop + b5;
+        em = { x1: Math.min(e0, e2, e4, e6), y1: Math.min(e1, e3, e5, e7), x2: Math.max(e0, e2, e4, e6), y2: Math.max(e1, e3, e5, e7) };
+      }
+      const unicode = op.unicode ?? '';
+      const code = op.originalCharCode;
+      // glyphText (unicode.ts) with the font's table looked up once a run.
+      const text = code === undefined || byCode.size === 0 || unicode !== String.fromCharCode(code) ? unicode : (byCode.get(code) ?? unicode);
       // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
-      const cx = (bounds.x1 + bounds.x2) / 2;
-      const cy = (bounds.y1 + bounds.y2) / 2;
-      const clipped = cx < state.clip.x1 || cx > state.clip.x2 || cy < state.clip.y1 || cy > state.clip.y2;
-      const code = op.originalCharCode ?? 0;
+      const cx = (x1 + x2) / 2;
+      const cy = (y1 + y2) / 2;
+      const clipped = cx < clip.x1 || cx > clip.x2 || cy < clip.y1 || cy > clip.y2;
+      const byte = code ?? 0;
       glyphs.push({
         text,
-        bytes: font.composite || code > 0xff ? '' : String.fromCharCode(code),
-        quad: quad as Glyph['quad'],
-        ...bounds,
-        em: emCorners ? boundsOf(emQuad) : bounds,
+        bytes: font.composite || byte > 0xff ? '' : String.fromCharCode(byte),
+        quad: [q0, q1, q2, q3, q4, q5, q6, q7],
+        x1,
+        y1,
+        x2,
+        y2,
+        em,
         vertical,
-        isSpace: op.isSpace === true || /^\s+$/u.test(text),
-        hiddenBy: !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : clipped ? 'clipped' : null,
+        // As /^\s+$/u: trim() takes away exactly \s (white space and line terminators).
+        isSpace: op.isSpace === true || (text.length > 0 && text.trim() === ''),
+        hiddenBy: hidden ?? (clipped ? 'clipped' : null),
         overImage: false,
         annotation,
         op: opIndex,
@@ -418,15 +457,30 @@ function classify(glyphs: Glyph[], covers: readonly Cover[], images: readonly { 
   const [vx1 = 0, vy1 = 0, vx2 = 0, vy2 = 0] = view;
   const inside = (outer: { x1: number; y1: number; x2: number; y2: number }, inner: { x1: number; y1: number; x2: number; y2: number }, slack: number) =>
     inner.x1 >= outer.x1 - slack && inner.y1 >= outer.y1 - slack && inner.x2 <= outer.x2 + slack && inner.y2 <= outer.y2 + slack;
-  return glyphs.map((glyph, order) => {
+  const left = Math.min(vx1, vx2);
+  const right = Math.max(vx1, vx2);
+  const bottom = Math.min(vy1, vy2);
+  const top = Math.max(vy1, vy2);
+  // The glyphs are this reading's own (made by interpret): settled in place, not copied.
+  for (let order = 0; order < glyphs.length; order += 1) {
+    const glyph = glyphs[order] as Glyph;
     const cx = (glyph.x1 + glyph.x2) / 2;
     const cy = (glyph.y1 + glyph.y2) / 2;
     let hiddenBy = glyph.hiddenBy;
     const overImage = hiddenBy === 'invisible' && images.some((image) => cx >= image.x1 && cx <= image.x2 && cy >= image.y1 && cy <= image.y2);
-    if (hiddenBy === null && (cx < Math.min(vx1, vx2) || cx > Math.max(vx1, vx2) || cy < Math.min(vy1, vy2) || cy > Math.max(vy1, vy2))) hiddenBy = 'outside-crop';
-    if (hiddenBy === null && covers.some((cover) => cover.after > order && inside(cover, glyph, 0.01))) hiddenBy = 'covered';
-    return { ...glyph, hiddenBy, overImage };
-  });
+    if (hiddenBy === null && (cx < left || cx > right || cy < bottom || cy > top)) hiddenBy = 'outside-crop';
+    if (hiddenBy === null && covers.length > 0) {
+      for (const cover of covers) {
+        if (cover.after > order && inside(cover, glyph, 0.01)) {
+          hiddenBy = 'covered';
+          break;
+        }
+      }
+    }
+    glyph.hiddenBy = hiddenBy;
+    glyph.overImage = overImage;
+  }
+  return glyphs;
 }
 
 /** How long to wait for an image's data to learn whether it covers what lies under it. */

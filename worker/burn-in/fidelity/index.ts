@@ -4,7 +4,7 @@ import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
 import { changedAreas } from './changed.js';
-import { paintsOutside, tilesOf } from './tiles.js';
+import { paintsOutside, tilesOf, type OperatorList, type Reading } from './tiles.js';
 import { comparePixels, halve, renderAreas, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
@@ -82,15 +82,15 @@ function viewOf(page: PDFPageProxy): Rect {
 }
 
 /** (c) over some areas of the page: both pages rendered there only, the drawn areas masked. */
-async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind], tiled: boolean) {
+async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rules: (typeof TOLERANCES)[PageKind], tiled: boolean, readings: readonly (Reading | undefined)[] = []) {
   const scale = FIDELITY_DPI / 72 / (rules.halve ? 2 : 1);
   const margin = rules.halve ? Math.ceil(MASK_MARGIN / 2) : MASK_MARGIN;
   let compared = 0;
   let differing = 0;
   let where: Rect | null = null;
   // One rendering of each page for all its areas.
-  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.source.page, list, areas) : undefined),
-    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.output.page, list, areas) : undefined),
+  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.source.page, list, areas, readings[0]) : undefined),
+    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.output.page, list, areas, readings[1]) : undefined),
   ]);
   for (const [index, area] of areas.entries()) {
     let before = befores[index];
@@ -126,6 +126,7 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   const words = compareWords(sourceWords, outputWords, input.drawn, view);
   let areas = [view];
   let scope: PageComparison['scope'] = { tiles: null, reason: input.kind === 'vector' ? null : 'a rendered page is compared whole' };
+  let readings: (Reading | undefined)[] = [];
   if (input.kind === 'vector') {
     const lists = await Promise.all([input.source.page, input.output.page].map((page) => page.getOperatorList({ intent: 'display', annotationMode: 1 })));
     // The walk places glyphs from these same lists: with a keeping reader, the leak check's reading serves.
@@ -134,9 +135,11 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
     if (changes.ok) {
       areas = tilesOf(view, [...changes.areas, ...input.drawn], FIDELITY_DPI / 72);
       scope = { tiles: areas.length, reason: null };
+      // With a keeping reader the pages' glyph readings (of these lists) also decide what text the tiles skip.
+      if (input.reader) readings = await Promise.all([input.source, input.output].map(async ({ document, page }, at) => ({ list: lists[at] as OperatorList, glyphs: await reader.glyphs(document, page) })));
     } else scope = { tiles: null, reason: changes.reason };
   }
-  const pixels = await comparePixelsIn(input, areas, rules, scope.tiles !== null);
+  const pixels = await comparePixelsIn(input, areas, rules, scope.tiles !== null, readings);
   const problems: string[] = [];
   if (words.missing > 0) {
     const at = words.firstMissing;

@@ -43,8 +43,40 @@ export interface OperatorList {
   argsArray: unknown[];
 }
 
+/** A page's glyph reading (worker/pdf-glyphs readGlyphs) and the operator list it was made from. */
+export interface Reading {
+  list: OperatorList;
+  glyphs: readonly Glyph[];
+}
+
+/** Whether two operator lists of a page hold the same operators with the same arguments (compared in depth). */
+function sameOperators(a: OperatorList, b: OperatorList): boolean {
+  if (a.fnArray.length !== b.fnArray.length) return false;
+  for (let index = 0; index < a.fnArray.length; index += 1) {
+    if (a.fnArray[index] !== b.fnArray[index] || !sameValue(a.argsArray[index], b.argsArray[index], 0)) return false;
+  }
+  return true;
+}
+
+function sameValue(p: unknown, q: unknown, depth: number): boolean {
+  if (p === q) return true;
+  if (typeof p !== 'object' || typeof q !== 'object' || p === null || q === null || depth > 6) return false;
+  if (ArrayBuffer.isView(p) || ArrayBuffer.isView(q) || Array.isArray(p) || Array.isArray(q)) {
+    const x = p as ArrayLike<unknown>;
+    const y = q as ArrayLike<unknown>;
+    if (Array.isArray(p) !== Array.isArray(q) || x.length !== y.length) return false;
+    for (let at = 0; at < x.length; at += 1) if (!sameValue(x[at], y[at], depth + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(p);
+  if (keys.length !== Object.keys(q).length) return false;
+  for (const key of keys) if (!sameValue((p as Record<string, unknown>)[key], (q as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
 /** Operators after which the pen no longer depends on the text drawn before. */
 const PLACES = new Set<number>([OPS.moveText, OPS.setLeadingMoveText, OPS.nextLine, OPS.setTextMatrix, OPS.beginText, OPS.beginAnnotation]);
+const IMAGES = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintSolidColorImageMask]);
 const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 
 /**
@@ -55,7 +87,7 @@ const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineSho
  *   size) clear of every tile, no Type3 glyph, and the pen placed anew before the next text (a skipped operator's
  *   advance moves nothing drawn). No text is skipped when text may clip.
  */
-export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[]): Set<number> {
+export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[], read?: Reading): Set<number> {
   const skip = new Set<number>();
   const { fnArray, argsArray } = list;
   const textClips = fnArray.some((fn, index) => fn === OPS.setTextRenderingMode && Number((argsArray[index] as unknown[])?.[0] ?? 0) >= 4);
@@ -72,7 +104,12 @@ export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: rea
     if (!meets({ x1: bounds.x1 - 1, y1: bounds.y1 - 1, x2: bounds.x2 + 1, y2: bounds.y2 + 1 })) skip.add(op);
   };
   const byOp = new Map<number, Glyph[]>();
-  for (const glyph of interpret(list, fonts, { isVisible: () => true, view: page.view, imageHasAlpha: () => true, onImage })) {
+  // The page's glyph reading serves when it was made from a list with the same operators (pdf.js's optimiser of
+  // the display list merged nothing): the same glyphs at the same places, with the same operator indices. A list
+  // with images is walked again, which places them.
+  const reuse = read && !fnArray.some((fn) => IMAGES.has(fn)) && sameOperators(read.list, list);
+  const glyphs = reuse ? read.glyphs : interpret(list, fonts, { isVisible: () => true, view: page.view, imageHasAlpha: () => true, onImage });
+  for (const glyph of glyphs) {
     if (glyph.op === undefined) continue;
     const entry = byOp.get(glyph.op);
     if (entry) entry.push(glyph);

@@ -197,7 +197,11 @@ class InkReader {
  * annotated pages are never rewritten). Loads the page's fonts with their outlines (pdf.js disableFontFace).
  */
 export async function pageInk(page: PDFPageProxy): Promise<InkEvent[]> {
-  const list = await page.getOperatorList({ intent: 'display', annotationMode: AnnotationMode.DISABLE });
+  // The list with annotations drawn (what the glyph reading and the words read too: pdf.js builds it once a page)
+  // is the content's alone when it draws no annotation (pdf.js appends annotations after the content); else the
+  // content's own list.
+  const drawn = await page.getOperatorList({ intent: 'display', annotationMode: AnnotationMode.ENABLE });
+  const list = drawn.fnArray.includes(OPS.beginAnnotation) ? await page.getOperatorList({ intent: 'display', annotationMode: AnnotationMode.DISABLE }) : drawn;
   const reader = new InkReader(page);
   const root: InkEvent[] = [];
   const stack: { events: InkEvent[]; font: LoadedFont | null }[] = [{ events: root, font: null }];
