@@ -135,9 +135,14 @@ export interface InterpretOptions {
 }
 
 function boundsOf(points: readonly number[]): { x1: number; y1: number; x2: number; y2: number } {
-  const xs = [points[0] ?? 0, points[2] ?? 0, points[4] ?? 0, points[6] ?? 0];
-  const ys = [points[1] ?? 0, points[3] ?? 0, points[5] ?? 0, points[7] ?? 0];
-  return { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0, x2 = 0, y2 = 0, x3 = 0, y3 = 0] = points;
+  return { x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3) };
+}
+
+/** The box (left, bottom)–(right, top) under `m`: its corners (left, bottom), (right, bottom), (right, top), (left, top). */
+function cornersUnder(m: Matrix, left: number, bottom: number, right: number, top: number): Glyph['quad'] {
+  const [a, b, c, d, e, f] = m;
+  return [a * left + c * bottom + e, b * left + d * bottom + f, a * right + c * bottom + e, b * right + d * bottom + f, a * right + c * top + e, b * right + d * top + f, a * left + c * top + e, b * left + d * top + f];
 }
 
 const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
@@ -202,7 +207,6 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     const hidden: HiddenBy | null = !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null;
     const clip = state.clip;
     const byCode = documentText(font).byCode;
-    const [b0, b1, b2, b3, b4, b5] = base;
     let pen = 0;
     for (const op of ops) {
       if (typeof op === 'number') {
@@ -232,34 +236,10 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         bottom = descent * size;
         top = ascent * size;
       }
-      // Its corners in user space (as multiplying each by `base`), and their bounds: scalar math, no arrays.
-      const q0 = b0 * left + b2 * bottom + b4;
-      const q1 = b1 * left + b3 * bottom + b5;
-      const q2 = b0 * right + b2 * bottom + b4;
-      const q3 = b1 * right + b3 * bottom + b5;
-      const q4 = b0 * right + b2 * top + b4;
-      const q5 = b1 * right + b3 * top + b5;
-      const q6 = b0 * left + b2 * top + b4;
-      const q7 = b1 * left + b3 * top + b5;
-      const x1 = Math.min(q0, q2, q4, q6);
-      const y1 = Math.min(q1, q3, q5, q7);
-      const x2 = Math.max(q0, q2, q4, q6);
-      const y2 = Math.max(q1, q3, q5, q7);
-      let em: Glyph['em'];
-      if (vertical) em = { x1, y1, x2, y2 };
-      else {
-        const emBottom = -0.25 * size;
-        const emTop = 0.95 * size;
-        const e0 = b0 * left + b2 * emBottom + b4;
-        const e1 = b1 * left + b3 * emBottom + b5;
-        const e2 = b0 * right + b2 * emBottom + b4;
-        const e3 = b1 * right + b3 * emBottom + b5;
-        const e4 = b0 * right + b2 * emTop + b4;
-        const e5 = b1 * right + b3 * emTop + b5;
-        const e6 = b0 * left + b2 * emTop + b4;
-        const e7 = b1 * left + b3 * emTop + b5;
-        em = { x1: Math.min(e0, e2, e4, e6), y1: Math.min(e1, e3, e5, e7), x2: Math.max(e0, e2, e4, e6), y2: Math.max(e1, e3, e5, e7) };
-      }
+      // Its corners in user space and their bounds; the em box (a line's full height) of horizontal text too.
+      const quad = cornersUnder(base, left, bottom, right, top);
+      const { x1, y1, x2, y2 } = boundsOf(quad);
+      const em: Glyph['em'] = vertical ? { x1, y1, x2, y2 } : boundsOf(cornersUnder(base, left, -0.25 * size, right, 0.95 * size));
       const unicode = op.unicode ?? '';
       const code = op.originalCharCode;
       // glyphText (unicode.ts) with the font's table looked up once a run.
@@ -272,7 +252,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       glyphs.push({
         text,
         bytes: font.composite || byte > 0xff ? '' : String.fromCharCode(byte),
-        quad: [q0, q1, q2, q3, q4, q5, q6, q7],
+        quad,
         x1,
         y1,
         x2,
