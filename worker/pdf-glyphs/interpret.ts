@@ -1,5 +1,5 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { documentText, type FontEncoding } from './unicode.js';
+import { documentText, glyphText, type FontEncoding } from './unicode.js';
 
 // Every glyph a page draws, each with its own extent in user space, read from pdf.js's operator list (the
 // evaluator's output, not its text-content path) by following the text state as pdf.js's canvas does: font
@@ -206,7 +206,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     // Constant over the run (no operator between its glyphs): decided once.
     const hidden: HiddenBy | null = !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null;
     const clip = state.clip;
-    const byCode = documentText(font).byCode;
+    const table = documentText(font);
     let pen = 0;
     for (const op of ops) {
       if (typeof op === 'number') {
@@ -242,8 +242,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
       const em: Glyph['em'] = vertical ? { x1, y1, x2, y2 } : boundsOf(cornersUnder(base, left, -0.25 * size, right, 0.95 * size));
       const unicode = op.unicode ?? '';
       const code = op.originalCharCode;
-      // glyphText (unicode.ts) with the font's table looked up once a run.
-      const text = code === undefined || byCode.size === 0 || unicode !== String.fromCharCode(code) ? unicode : (byCode.get(code) ?? unicode);
+      const text = glyphText(table, code, unicode);
       // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
       const cx = (x1 + x2) / 2;
       const cy = (y1 + y2) / 2;

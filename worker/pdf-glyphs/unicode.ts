@@ -67,10 +67,10 @@ export function documentText(font: FontEncoding | null | undefined): DocumentTex
   return result;
 }
 
-/** The document's text for one glyph pdf.js read as `unicode` from `code`. */
-export function glyphText(font: FontEncoding | null | undefined, code: number | undefined, unicode: string): string {
-  if (code === undefined || unicode !== String.fromCharCode(code)) return unicode;
-  return documentText(font).byCode.get(code) ?? unicode;
+/** The document's text for one glyph pdf.js read as `unicode` from `code`, given its font's `documentText` (looked up once a run). */
+export function glyphText(table: DocumentText, code: number | undefined, unicode: string): string {
+  if (code === undefined || table.byCode.size === 0 || unicode !== String.fromCharCode(code)) return unicode;
+  return table.byCode.get(code) ?? unicode;
 }
 
 /** The document's text for a run of pdf.js's text content in one font. */
