@@ -23,12 +23,29 @@ export const ErrorEnvelope = z
   })
   .meta({ id: 'Error' });
 
-export function single<T extends z.ZodType>(data: T) {
+function makeSingle<T extends z.ZodType>(data: T) {
   return z.object({ data, request_id: z.string() });
 }
 
-export function list<T extends z.ZodType>(item: T) {
+function makeList<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), cursor: z.string().nullable(), request_id: z.string() });
+}
+
+// One envelope object per resource schema, so a server built again in the same process (the response
+// serializers are cached by schema) finds the same object.
+const singles = new WeakMap<z.ZodType, z.ZodType>();
+const lists = new WeakMap<z.ZodType, z.ZodType>();
+
+export function single<T extends z.ZodType>(data: T): ReturnType<typeof makeSingle<T>> {
+  let made = singles.get(data);
+  if (!made) singles.set(data, (made = makeSingle(data)));
+  return made as ReturnType<typeof makeSingle<T>>;
+}
+
+export function list<T extends z.ZodType>(item: T): ReturnType<typeof makeList<T>> {
+  let made = lists.get(item);
+  if (!made) lists.set(item, (made = makeList(item)));
+  return made as ReturnType<typeof makeList<T>>;
 }
 
 export const PageQuery = z.object({
