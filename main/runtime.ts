@@ -7,7 +7,6 @@ import { deleteExpiredDownloadTokens } from './db/queries/download-tokens.js';
 import { deleteIdempotencyKeysBefore, releaseAllRunningIdempotencyKeys } from './db/queries/idempotency-keys.js';
 import { configureWorkerLimits } from './jobs/pool.js';
 import { LocalBlobStore, type BlobStore } from './services/blob-store.js';
-import { S3BlobStore } from './services/s3-blob-store.js';
 import { systemClock, type Clock } from './services/context.js';
 import { recoverInterruptedExports } from './services/exports.js';
 import { recoverInterruptedJobs } from './services/jobs.js';
@@ -31,7 +30,12 @@ export async function openRuntime(dataDir: string, config: Config, clock: Clock 
   configureWorkerLimits(config.parserLimits);
   const paths = dataPaths(dataDir);
   const opened = await openDatabase(databaseTarget(dataDir, config.databaseUrl));
-  const blobs: BlobStore = config.blobStore.kind === 's3' ? new S3BlobStore(paths.blobs, config.blobStore) : new LocalBlobStore(paths.blobs);
+  // The S3 client is loaded only for an office that stores blobs in a bucket: it is the heaviest module of the
+  // main process, and a desktop install never needs it.
+  const blobs: BlobStore =
+    config.blobStore.kind === 's3'
+      ? new (await import('./services/s3-blob-store.js')).S3BlobStore(paths.blobs, config.blobStore)
+      : new LocalBlobStore(paths.blobs);
   const presence = await announcePresence(opened.db, config.leases.seconds);
   await recoverAfterStart(opened.db, blobs, config, clock, (await presence.others()).length === 0);
   const epochs = await watchSharedEpochs(opened.db, config.databaseUrl);
