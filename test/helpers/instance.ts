@@ -7,6 +7,7 @@ import { createHttpServer, type ObscuraServer } from '../../main/http/server.js'
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { createOrganization, type InitialCredentials } from '../../main/services/bootstrap.js';
 import { systemClock, type Clock } from '../../main/services/context.js';
+import { DATABASE_FILE_NAME, openDatabase } from '../../main/db/connection.js';
 import { createTestDatabase, onPostgres } from './test-database.js';
 import { tempDir } from './temp.js';
 
@@ -38,6 +39,22 @@ export interface ApiRequest {
 
 let counter = 0;
 
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * A SQLite file at the latest schema version, made once per test process: each instance starts from a copy,
+ * as the PostgreSQL run starts from its template database, instead of running every migration again (the
+ * migrations are deterministic; test/unit/migrations.test.ts runs them on empty files).
+ */
+function migratedSqliteTemplate(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const file = path.join(tempDir('obscura-template-'), DATABASE_FILE_NAME);
+    await (await openDatabase(file)).close();
+    return file;
+  })();
+  return sqliteTemplate;
+}
+
 /**
  * A real server on a real SQLite file in a temp directory (or, with OBSCURA_TEST_DATABASE=postgres, its own
  * fresh PostgreSQL database, named in the directory's config.json so a test reopening it gets the same one),
@@ -51,6 +68,7 @@ export async function startInstance(options: { organizations?: number; config?: 
   const dataDir = tempDir();
   const database = onPostgres() ? await createTestDatabase() : null;
   if (database) fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ databaseUrl: database.url }), { mode: 0o600 });
+  else if (!options.config?.databaseUrl) fs.copyFileSync(await migratedSqliteTemplate(), path.join(dataDir, DATABASE_FILE_NAME));
   const config = loadConfig(dataDir, { port: 0, ...options.config });
   const clock = options.clock ?? systemClock;
   const runtime = await openRuntime(dataDir, config, clock);
