@@ -2,13 +2,17 @@ import { defineConfig } from 'vitest/config';
 import { databaseFreeTestFiles } from './test/helpers/database-reach.js';
 
 const onPostgres = process.env.OBSCURA_TEST_DATABASE === 'postgres';
+const databaseFree = databaseFreeTestFiles();
+// Unit files that reach no database hold worker code and pure rules: they share one process per vitest worker
+// (isolate: false) instead of loading pdf.js, zod and the rest again for each file. The others start servers,
+// child processes and temp directories of their own and keep a fresh module state per file.
+const sharedUnitFiles = onPostgres ? [] : databaseFree.filter((file) => file.startsWith('test/unit/'));
+// test/ui holds Playwright specs (`npm run test:ui`), never vitest files. The PostgreSQL run repeats only the
+// files that can reach a database: the others ran the same code in the SQLite run (test/helpers/database-reach.ts).
+const exclude = ['test/ui/**', 'node_modules/**', ...(onPostgres ? databaseFree : [])];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // test/ui holds Playwright specs (`npm run test:ui`), never vitest files. The PostgreSQL run repeats only the
-    // files that can reach a database: the others ran the same code in the SQLite run (test/helpers/database-reach.ts).
-    exclude: ['test/ui/**', 'node_modules/**', ...(onPostgres ? databaseFreeTestFiles() : [])],
     // OBSCURA_TEST_DATABASE=postgres: starts a throwaway PostgreSQL cluster for the run (no-op otherwise).
     globalSetup: ['test/helpers/postgres-setup.ts'],
     testTimeout: 30_000,
@@ -16,5 +20,9 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: keep files from starving the child servers some tests spawn.
     maxWorkers: 2,
+    projects: [
+      ...(sharedUnitFiles.length > 0 ? [{ extends: true as const, test: { name: 'unit', include: sharedUnitFiles, isolate: false } }] : []),
+      { extends: true as const, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...exclude, ...sharedUnitFiles] } },
+    ],
   },
 });

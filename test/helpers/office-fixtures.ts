@@ -12,21 +12,32 @@ import { writeCompoundFile, type Node } from './msg-writer.js';
 // Office files written at test time by LibreOffice itself (soffice --headless, its own profile), and the bad
 // Office inputs intake must refuse: a LibreOffice-encrypted ODT, an OLE EncryptedPackage .docx, an OOXML bomb.
 
-const dir = tempDir('obscura-office-fixtures-');
-const profile = path.join(dir, 'profile');
+// Made when first needed, and again after removeOfficeFixtures: unit files share one process (vitest.config.ts),
+// so a file may convert after another file's afterAll removed the folder.
+let folder: string | undefined;
+
+function fixturesDir(): string {
+  if (!folder || !fs.existsSync(folder)) folder = tempDir('obscura-office-fixtures-');
+  return folder;
+}
+
+function profileDir(): string {
+  return path.join(fixturesDir(), 'profile');
+}
 
 /** Removes the fixtures' folder and LibreOffice profile (call in afterAll). */
 export function removeOfficeFixtures(): void {
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (folder) fs.rmSync(folder, { recursive: true, force: true });
+  folder = undefined;
 }
 
 function soffice(args: string[]): void {
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--norestore', ...args], { stdio: 'ignore', timeout: 120_000 });
+  execFileSync('soffice', [`-env:UserInstallation=file://${profileDir()}`, '--headless', '--norestore', ...args], { stdio: 'ignore', timeout: 120_000 });
 }
 
 /** Writes `source` (a name with its extension) and has LibreOffice convert it to `format` (docx, xlsx, pptx, odt). */
 export function libreOfficeFile(sourceName: string, content: string, format: string): Buffer {
-  const work = fs.mkdtempSync(path.join(dir, 'convert-'));
+  const work = fs.mkdtempSync(path.join(fixturesDir(), 'convert-'));
   const source = path.join(work, sourceName);
   fs.writeFileSync(source, content);
   soffice(['--convert-to', format, '--outdir', work, source]);
@@ -90,13 +101,13 @@ End Sub
 
 /** The profile exists after a first conversion; its Standard library then gets the fixtures' macros. */
 function installMacros(): void {
-  if (!fs.existsSync(path.join(profile, 'user', 'basic', 'Standard'))) libreOfficeFile('warm-up.txt', 'profile', 'odt');
-  fs.writeFileSync(path.join(profile, 'user', 'basic', 'Standard', 'Module1.xba'), macros);
+  if (!fs.existsSync(path.join(profileDir(), 'user', 'basic', 'Standard'))) libreOfficeFile('warm-up.txt', 'profile', 'odt');
+  fs.writeFileSync(path.join(profileDir(), 'user', 'basic', 'Standard', 'Module1.xba'), macros);
 }
 
 /** A password-protected .odt saved by LibreOffice itself (a Basic macro in the fixture profile calls storeToURL with Password). */
 export function encryptedOdt(content: string, password: string): Buffer {
-  const work = fs.mkdtempSync(path.join(dir, 'encrypt-'));
+  const work = fs.mkdtempSync(path.join(fixturesDir(), 'encrypt-'));
   const source = path.join(work, 'plain.odt');
   fs.writeFileSync(source, libreOfficeFile('plain.html', content, 'odt:writer8'));
   installMacros();
@@ -112,7 +123,7 @@ export function encryptedOdt(content: string, password: string): Buffer {
  */
 export function documentWithEmbeddedSheet(format: 'odt' | 'docx', heading: string, cells: [string, number][]): Buffer {
   installMacros();
-  const target = path.join(fs.mkdtempSync(path.join(dir, 'embed-')), `memo.${format}`);
+  const target = path.join(fs.mkdtempSync(path.join(fixturesDir(), 'embed-')), `memo.${format}`);
   const filter = format === 'odt' ? 'writer8' : 'MS Word 2007 XML';
   const data = cells.map(([label, value]) => `${label}|${value}`).join(';');
   soffice([`macro:///Standard.Module1.EmbedSheet("${target}","${filter}","${heading}","${data}")`]);
