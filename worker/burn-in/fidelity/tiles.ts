@@ -100,7 +100,7 @@ export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: rea
 
 /**
  * paintsOutside, and in the text operators drawn, the glyphs whose ink is clear of every tile (pdf.js draws every
- * glyph of a line that meets a tile): not drawn, their advance kept (drawGlyphs, pixels.ts). Glyphs with an
+ * glyph of a line that meets a tile): not drawn, their advance kept (pixels.ts `skipping`). Glyphs with an
  * accent are drawn (the accent is placed apart).
  */
 export function skipsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[], read?: Reading): Skips {
