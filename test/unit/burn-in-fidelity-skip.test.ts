@@ -1,7 +1,7 @@
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { renderAreas, type RenderList } from '../../worker/burn-in/fidelity/pixels.js';
-import { paintsOutside, tilesOf } from '../../worker/burn-in/fidelity/tiles.js';
+import { paintsOutside, skipsOutside, tilesOf, type Skips } from '../../worker/burn-in/fidelity/tiles.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { helveticaWidth, pagePdf, standardFont } from '../helpers/vector-pdfs.js';
 
@@ -70,6 +70,48 @@ describe('fidelity tiles: what their rendering skips', () => {
       expect(withSkips?.map((grey) => Buffer.from(grey.pixels).toString('hex'))).toEqual(whole.map((grey) => Buffer.from(grey.pixels).toString('hex')));
       // The tile holds the pattern's ink (not white): the mask in it was drawn.
       expect(whole[0]?.pixels.some((value) => value < 200)).toBe(true);
+    } finally {
+      await document.destroy();
+    }
+  });
+
+  it('leaves out the glyphs of a drawn line that are clear of the tiles, kerning kept, and the tiles come out the same', async () => {
+    const content = [
+      'BT /F1 12 Tf 72 700 Td (Alpha bravo charlie delta echo foxtrot golf hotel) Tj',
+      '0 -14 Td [(India) -250 (juliet) 120 (Secretword) -300 (kilo lima) 80 (mike november)] TJ',
+      '0 -14 Td (Oscar papa quebec romeo sierra tango uniform) Tj ET',
+    ].join('\n');
+    const bytes = await pagePdf({ content, resources: () => ({ Font: { F1: standardFont('Helvetica') } }) });
+    const document = await openPdf(bytes);
+    try {
+      const page = await document.getPage(1);
+      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = page.view;
+      const left = 72 + (await helveticaWidth('India juliet', 12)) + 3 - 1.44;
+      const tiles = tilesOf({ x1, y1, x2, y2 }, [{ x1: left, y1: 684, x2: left + (await helveticaWidth('Secretword', 12)), y2: 695 }], DPI / 72);
+
+      let hidden: number[] = [];
+      let restored = () => false;
+      const skipped = await renderAreas(document, page, tiles, DPI, (rendered) => {
+        const skips: Skips = skipsOutside(page, rendered, tiles);
+        hidden = [...skips.glyphs.values()].flat();
+        // The list's own arguments are put back after the rendering.
+        const before = [...skips.glyphs.keys()].map((op) => [op, rendered.argsArray[op]] as const);
+        restored = () => before.length > 0 && before.every(([op, args]) => rendered.argsArray[op] === args);
+        return skips;
+      });
+      const whole = await renderAreas(document, page, tiles, DPI);
+      // Most glyphs of the three lines meeting the tile are left out, never those in it.
+      expect(hidden.length).toBeGreaterThan(40);
+      expect(restored()).toBe(true);
+      expect(skipped.map((grey) => Buffer.from(grey.pixels).toString('hex'))).toEqual(whole.map((grey) => Buffer.from(grey.pixels).toString('hex')));
+      expect(whole[0]?.pixels.some((value) => value < 128)).toBe(true);
+
+      // pdf.js leaves a glyph so marked undrawn (else the tiles would cost as before): all of them, a white tile.
+      const blank = await renderAreas(document, page, tiles, DPI, (rendered) => ({
+        ops: new Set<number>(),
+        glyphs: new Map(rendered.fnArray.flatMap((fn, op) => (fn === OPS.showText ? [[op, ((rendered.argsArray[op] as unknown[])[0] as unknown[]).map((_, at) => at)] as [number, number[]]] : []))),
+      }));
+      expect(blank[0]?.pixels.every((value) => value === 255)).toBe(true);
     } finally {
       await document.destroy();
     }

@@ -4,7 +4,7 @@ import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
 import { changedAreas } from './changed.js';
-import { paintsOutside, tilesOf, type OperatorList, type Reading } from './tiles.js';
+import { skipsOutside, tilesOf, type OperatorList, type Reading } from './tiles.js';
 import { comparePixels, halve, renderAreas, type PixelComparison } from './pixels.js';
 import { compareWords, type WordComparison } from './words.js';
 
@@ -89,8 +89,8 @@ async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rul
   let differing = 0;
   let where: Rect | null = null;
   // One rendering of each page for all its areas.
-  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.source.page, list, areas, readings[0]) : undefined),
-    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => paintsOutside(input.output.page, list, areas, readings[1]) : undefined),
+  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.source.page, list, areas, readings[0]) : undefined),
+    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.output.page, list, areas, readings[1]) : undefined),
   ]);
   for (const [index, area] of areas.entries()) {
     let before = befores[index];

@@ -1,6 +1,7 @@
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Rect } from '../geometry.js';
+import type { Skips } from './tiles.js';
 
 // Renders a page's area in grey and compares two renderings outside masked rectangles.
 
@@ -30,7 +31,7 @@ export async function renderArea(document: PDFDocumentProxy, page: PDFPageProxy,
  * through a clip of several rectangles at about three times the cost of drawing the box whole (measured on text
  * pages: 85 ms against 36 ms a page), and what is drawn between the areas is never read.
  */
-export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number>): Promise<Grey[]> {
+export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number> | Skips): Promise<Grey[]> {
   if (areas.length === 0) return [];
   const scale = dpi / 72;
   const box = { x1: Math.min(...areas.map((a) => a.x1)), y1: Math.min(...areas.map((a) => a.y1)), x2: Math.max(...areas.map((a) => a.x2)), y2: Math.max(...areas.map((a) => a.y2)) };
@@ -49,7 +50,12 @@ export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy
   const [x0 = 0, , , y1 = 0] = page.view;
   // The page's own view maps (x0, y1) to pixel (0, 0); shift it so (box.x1, box.y2) lands there instead.
   const transform = [1, 0, 0, 1, (x0 - box.x1) * scale, (box.y2 - y1) * scale];
-  await page.render({ canvas: canvas as never, canvasContext: context as never, viewport, transform, annotationMode: 1, intent: 'display', ...(skip && { operationsFilter: skipping(page, skip) }) }).promise;
+  const filter = skip && skipping(page, skip);
+  try {
+    await page.render({ canvas: canvas as never, canvasContext: context as never, viewport, transform, annotationMode: 1, intent: 'display', ...(filter && { operationsFilter: filter.keep }) }).promise;
+  } finally {
+    filter?.restore();
+  }
   return placed.map((at) => {
     const rgba = context.getImageData(at.left, at.top, at.width, at.height).data;
     const pixels = new Uint8Array(at.width * at.height);
@@ -71,22 +77,45 @@ interface IntentStates {
   _transport?: { getRenderingIntent(intent: string, annotationMode: number): { cacheKey: string } };
 }
 
+/** Keeps a glyph in its text operator's glyph array, advance and all, but undrawn (pdf.js draws glyphs isInFont). */
+function undrawn(glyph: unknown): unknown {
+  return { ...(glyph as object), isInFont: false };
+}
+
 /**
  * pdf.js's filter of a rendering's operators (its operator list for display, optimised, is not the one
- * getOperatorList gives): decided once the whole list has arrived, every operator drawn until then.
+ * getOperatorList gives): decided once the whole list has arrived, every operator drawn until then. pdf.js reads
+ * an operator's arguments after asking the filter, so a text operator with glyphs to leave out is handed a copy of
+ * its glyphs there, and the list's own arguments are put back once the rendering ends (`restore`).
  */
-function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number>): (index: number) => boolean {
-  let skipped: Set<number> | null = null;
-  return (index) => {
+function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number> | Skips): { keep: (index: number) => boolean; restore: () => void } {
+  let skipped: Skips | null = null;
+  let list: (RenderList & { lastChunk?: boolean }) | undefined;
+  const swapped = new Map<number, unknown>();
+  const keep = (index: number) => {
     if (!skipped) {
       const internals = page as unknown as IntentStates;
       const key = internals._transport?.getRenderingIntent('display', 1).cacheKey;
-      const list = key === undefined ? undefined : internals._intentStates?.get(key)?.operatorList;
+      list = key === undefined ? undefined : internals._intentStates?.get(key)?.operatorList;
       if (!list?.lastChunk) return true;
-      skipped = skip(list);
+      const decided = skip(list);
+      skipped = decided instanceof Set ? { ops: decided, glyphs: new Map() } : decided;
     }
-    return !skipped.has(index);
+    if (skipped.ops.has(index)) return false;
+    const hide = skipped.glyphs.get(index);
+    const args = list?.argsArray[index] as unknown[] | undefined;
+    if (hide && list && Array.isArray(args?.[0]) && !swapped.has(index)) {
+      const glyphs = [...(args[0] as unknown[])];
+      for (const at of hide) glyphs[at] = undrawn(glyphs[at]);
+      swapped.set(index, args);
+      list.argsArray[index] = [glyphs, ...args.slice(1)];
+    }
+    return true;
   };
+  const restore = () => {
+    for (const [index, args] of swapped) if (list) list.argsArray[index] = args;
+  };
+  return { keep, restore };
 }
 
 /** 2×2 box average: what a comparison of page images made at another resolution and bit depth looks at. */

@@ -79,6 +79,13 @@ const PLACES = new Set<number>([OPS.moveText, OPS.setLeadingMoveText, OPS.nextLi
 const IMAGES = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintSolidColorImageMask]);
 const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 
+/** What a tile's rendering leaves out: whole operators, and glyphs of text operators otherwise drawn. */
+export interface Skips {
+  ops: Set<number>;
+  /** Per text-showing operator, the indices into its glyph array (numbers included) of glyphs not to draw. */
+  glyphs: Map<number, number[]>;
+}
+
 /**
  * Operators of a rendering's operator list that paint nothing in the tiles, skipped in both pages alike:
  * - images and image masks (one unit square each) whose bounds are clear of every tile: a mask filled with a
@@ -88,7 +95,17 @@ const SHOWS = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineSho
  *   advance moves nothing drawn). No text is skipped when text may clip.
  */
 export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[], read?: Reading): Set<number> {
+  return skipsOutside(page, list, tiles, read).ops;
+}
+
+/**
+ * paintsOutside, and in the text operators drawn, the glyphs whose ink is clear of every tile (pdf.js draws every
+ * glyph of a line that meets a tile): not drawn, their advance kept (pixels.ts `skipping`). Glyphs with an
+ * accent are drawn (the accent is placed apart).
+ */
+export function skipsOutside(page: PDFPageProxy, list: OperatorList, tiles: readonly Rect[], read?: Reading): Skips {
   const skip = new Set<number>();
+  const hidden = new Map<number, number[]>();
   const { fnArray, argsArray } = list;
   const textClips = fnArray.some((fn, index) => fn === OPS.setTextRenderingMode && Number((argsArray[index] as unknown[])?.[0] ?? 0) >= 4);
   const fonts = (name: string) => {
@@ -115,18 +132,30 @@ export function paintsOutside(page: PDFPageProxy, list: OperatorList, tiles: rea
     if (entry) entry.push(glyph);
     else byOp.set(glyph.op, [glyph]);
   }
-  if (textClips) return skip;
+  if (textClips) return { ops: skip, glyphs: hidden };
   for (const [op, glyphs] of byOp) {
     if (fnArray[op] !== OPS.showText) continue;
     const items = ((argsArray[op] as unknown[])?.[0] ?? []) as unknown[];
     const shown = items.filter((item) => typeof item !== 'number');
     if (shown.length !== glyphs.length || shown.some((item) => (item as { operatorListId?: unknown }).operatorListId !== undefined)) continue;
-    let next = op + 1;
-    while (next < fnArray.length && !PLACES.has(fnArray[next] ?? -1) && !SHOWS.has(fnArray[next] ?? -1)) next += 1;
-    if (next < fnArray.length && SHOWS.has(fnArray[next] ?? -1)) continue;
     // Skipped in both pages alike (the walk proved them equal), text only hides identical ink: a quarter of its
     // size is margin enough, since ink it misses could only make a tile differ, never agree.
-    if (!glyphs.some((glyph) => meets(inkArea(glyph, 0.25)))) skip.add(op);
+    const inks = glyphs.map((glyph) => meets(inkArea(glyph, 0.25)));
+    let next = op + 1;
+    while (next < fnArray.length && !PLACES.has(fnArray[next] ?? -1) && !SHOWS.has(fnArray[next] ?? -1)) next += 1;
+    if (!inks.includes(true) && !(next < fnArray.length && SHOWS.has(fnArray[next] ?? -1))) {
+      skip.add(op);
+      continue;
+    }
+    // Drawn: its glyphs clear of the tiles are left out one by one (pdf.js type3 text is excluded above).
+    const at: number[] = [];
+    let glyph = 0;
+    for (const [index, item] of items.entries()) {
+      if (typeof item === 'number') continue;
+      if (!inks[glyph] && (item as { accent?: unknown }).accent == null) at.push(index);
+      glyph += 1;
+    }
+    if (at.length > 0) hidden.set(op, at);
   }
-  return skip;
+  return { ops: skip, glyphs: hidden };
 }
