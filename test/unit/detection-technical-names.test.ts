@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { commonWord, determinerNoun, eponym, notNameShaped, optionDash, placeBeforeCountry, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
+import { mailedAcronym, nonNameWord, termContext } from '../../worker/detection/name-precision.js';
 import { layoutPage } from '../helpers/page-layout.js';
 
 // Issue 28, fourth round: look-alikes of technical documents (man-page sentences opening with a verb,
@@ -226,5 +227,38 @@ describe('person names in manual pages and technical papers, sixth round', () =>
 
   it('leaves surnames with an inner capital out of the identifiers', () => {
     expect(names(modes('% Mode written by David MacKenzie and Rosa McCloskey.'))).toEqual(['David MacKenzie', 'Rosa McCloskey']);
+  });
+});
+
+// Seventh round (s13-28): a heading's document word and an acronym that only an e-mail address backs, from the
+// longer dev manuals (texts written for these tests).
+describe('person names in manual pages and technical papers, seventh round', () => {
+  const technical = termContext('git diff [--stat] [-o out.txt] --ignore-space-change main.py parse_args() --verbose\nAppendix A\nThe options are listed below.');
+  const prose = termContext('Appendix A\nThe meeting was held in the town hall and the minutes were read aloud by the clerk.');
+
+  it('takes no lone document, organisation or calendar word without a cue in technical text for a name', () => {
+    expect(nonNameWord('Appendix', technical, [])).toBe(true);
+    expect(nonNameWord('Committee', technical, [])).toBe(true);
+    // A cue keeps it to the other tests; prose, a known name (Page, Ford) and a full name are not this rule's.
+    expect(nonNameWord('Appendix', technical, ['written by'])).toBe(false);
+    expect(nonNameWord('Appendix', prose, [])).toBe(false);
+    expect(nonNameWord('Page', technical, [])).toBe(false);
+    expect(nonNameWord('Ford', technical, [])).toBe(false);
+    expect(nonNameWord('Hallberg', technical, [])).toBe(false);
+    expect(nonNameWord('Maria Appendix', technical, [])).toBe(false);
+  });
+
+  it('takes no acronym that only an e-mail address backs for a name, and keeps surnames and known names so backed', () => {
+    expect(mailedAcronym('TEX', ['e-mail'])).toBe(true);
+    expect(mailedAcronym('CS', ['e-mail'])).toBe(true);
+    expect(mailedAcronym('TEX', ['e-mail', 'written by'])).toBe(false);
+    expect(mailedAcronym('TEX', [])).toBe(false);
+    expect(mailedAcronym('LEE', ['e-mail'])).toBe(false);
+    expect(mailedAcronym('Gonzalez', ['e-mail'])).toBe(false);
+    expect(mailedAcronym('OKONKWO', ['e-mail'])).toBe(false);
+  });
+
+  it('still finds the people an e-mail address backs in a manual', () => {
+    expect(names(manual('Send patches to Lopez (m.lopez@example.org) or to LEE at lee@example.org.'))).toEqual(['Lopez', 'LEE', ...AUTHORS]);
   });
 });

@@ -1,4 +1,4 @@
-import { FIRST_NAMES, SURNAMES, TITLES } from './name-lists.js';
+import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
 import { withoutEnglish } from './name-shape.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -272,4 +272,29 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   if (words.length > 6) return true;
   if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
   return bare.every((word) => termWord(word, context));
+}
+
+/**
+ * Whether a person candidate of technical text with no cue at all is one word that the name lists keep out of
+ * names (a document, organisation, place or calendar word: "Appendix", "Section", "Committee"), which the
+ * tagger reads as a name where it heads a line ("Appendix A"). A known name among them (Page, Ford) is left to
+ * the other tests.
+ */
+export function nonNameWord(value: string, context: TermContext, cues: readonly string[]): boolean {
+  if (!context.technical || cues.length > 0) return false;
+  const words = value.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+  if (words.length !== 1) return false;
+  const bare = (words[0] as string).replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
+  return NOT_NAME_WORDS.has(bare) && !known(bare);
+}
+
+/**
+ * Whether an e-mail address is all that backs a word of one to three capitals that is no known name: an
+ * acronym matches a mailbox's name ("TEX" beside tex-k@…, "CS" beside cs-help@…) as easily as a surname does
+ * ("Gonzalez" beside m.gonzalez@…), and without that cue such a word is no name (termNotName).
+ */
+export function mailedAcronym(value: string, cues: readonly string[]): boolean {
+  if (cues.length === 0 || !cues.every((cue) => cue === 'e-mail')) return false;
+  const letters = value.replace(/[^\p{L}]/gu, '');
+  return /^\p{Lu}{1,3}$/u.test(letters) && !known(letters.toLowerCase());
 }

@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, capitalisedLine, codeShaped, listedWords, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { backedBy, capitalisedLine, codeShaped, listedWords, mailedAcronym, nonNameWord, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -294,6 +294,8 @@ export function findNames(text: string, document: DocumentContext | null = null)
     // In technical text an after-cue does not outweigh the document's own use of the words (Universal Ctags, a …).
     const termEvidence = context.technical ? backed : evidence;
     if (unlikelyName(text, trimmed.start, trimmed.end, context, backed, evidence)) return [];
+    // A heading's document word with no cue ("Appendix A"); an acronym only an e-mail address backs ("TEX", tex-k@…).
+    if (nonNameWord(value, context, trimmed.cues) || mailedAcronym(value, trimmed.cues)) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
