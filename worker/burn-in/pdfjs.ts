@@ -6,6 +6,7 @@ import { restoreNativeBuiltins } from '../native-builtins.js';
 import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { itemText, readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
+import { recordTransparency } from './fidelity/display-list.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
 // Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.
@@ -30,6 +31,8 @@ export function documentOptions() {
   };
 }
 
+let transparencyRecorded = false;
+
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   await assertPdfDecompression(bytes);
   // pdf.js takes ownership of (and may detach) the array it is given: hand it a copy.
@@ -38,6 +41,10 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     const document = await loading.promise;
     // pdf.js loads its worker part with the first document, whose core-js replaces Array.prototype.push again.
     restoreNativeBuiltins();
+    if (!transparencyRecorded && document.numPages > 0) {
+      transparencyRecorded = true;
+      recordTransparency(await document.getPage(1));
+    }
     return document;
   } catch (error) {
     await loading.destroy();

@@ -89,8 +89,11 @@ async function comparePixelsIn(input: ComparedPages, areas: readonly Rect[], rul
   let differing = 0;
   let where: Rect | null = null;
   // One rendering of each page for all its areas.
-  const [befores, afters] = await Promise.all([renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.source.page, list, areas, readings[0]) : undefined),
-    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.output.page, list, areas, readings[1]) : undefined),
+  // A page redacted in its content is drawn, both sides alike, from the operator lists the check read.
+  const fromReadList = input.kind === 'vector';
+  const [befores, afters] = await Promise.all([
+    renderAreas(input.source.document, input.source.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.source.page, list, areas, readings[0]) : undefined, fromReadList),
+    renderAreas(input.output.document, input.output.page, areas, FIDELITY_DPI, tiled ? (list) => skipsOutside(input.output.page, list, areas, readings[1]) : undefined, fromReadList),
   ]);
   for (const [index, area] of areas.entries()) {
     let before = befores[index];

@@ -2,6 +2,7 @@ import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Rect } from '../geometry.js';
 import type { Skips } from './tiles.js';
+import { drawReadList } from './display-list.js';
 
 // Renders a page's area in grey and compares two renderings outside masked rectangles.
 
@@ -31,8 +32,13 @@ export async function renderArea(document: PDFDocumentProxy, page: PDFPageProxy,
  * through a clip of several rectangles at about three times the cost of drawing the box whole (measured on text
  * pages: 85 ms against 36 ms a page), and what is drawn between the areas is never read.
  */
-export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number> | Skips): Promise<Grey[]> {
+export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy, areas: readonly Rect[], dpi: number, skip?: (list: RenderList) => Set<number> | Skips, fromReadList = false): Promise<Grey[]> {
   if (areas.length === 0) return [];
+  // Drawn from the list read (display-list.ts), built first if no reading asked for it yet.
+  if (fromReadList) {
+    await page.getOperatorList({ intent: 'display', annotationMode: 1 });
+    drawReadList(page);
+  }
   const scale = dpi / 72;
   const box = { x1: Math.min(...areas.map((a) => a.x1)), y1: Math.min(...areas.map((a) => a.y1)), x2: Math.max(...areas.map((a) => a.x2)), y2: Math.max(...areas.map((a) => a.y2)) };
   const width = Math.max(1, Math.ceil((box.x2 - box.x1) * scale));

@@ -51,6 +51,7 @@ export interface Reading {
 
 /** Whether two operator lists of a page hold the same operators with the same arguments (compared in depth). */
 function sameOperators(a: OperatorList, b: OperatorList): boolean {
+  if (a === b) return true;
   if (a.fnArray.length !== b.fnArray.length) return false;
   for (let index = 0; index < a.fnArray.length; index += 1) {
     if (a.fnArray[index] !== b.fnArray[index] || !sameValue(a.argsArray[index], b.argsArray[index], 0)) return false;
