@@ -147,6 +147,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
       redactions: input.boxes.map(({ page, box }) => ({ kind: 'rectangle', layer: 'B6', coordinates: { page, units: 'pdf_points', box } })),
     });
     const runOnce = async (method: 'auto' | 'raster' = 'auto') => {
+      if (process.env.PROFILE_MARKS) log(`  mark start ${method} ${process.hrtime.bigint() / 1000n}`);
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const { id } = (await api('POST', '/api/v1/exports', { case_id: caseId, options: { method } })).data;
@@ -155,6 +156,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
         if (current.status === 'completed') {
           const ms = performance.now() - started;
           const cpu = process.cpuUsage(cpuBefore);
+          if (process.env.PROFILE_MARKS) log(`  mark end ${method} ${process.hrtime.bigint() / 1000n}`);
           return { ms, cpuMs: (cpu.user + cpu.system) / 1000, size: current.file?.size ?? 0, burn: current.summary?.burn ?? null };
         }
         if (current.status === 'failed' || current.status === 'cancelled') throw new Error(`export ${current.status}: ${current.error_message ?? ''}`);

@@ -1,6 +1,8 @@
 // Developer harness (not a benchmark): the export's worker tasks for the 50-page bench input run one after the
 // other on this thread, each timed: `node --import tsx --cpu-prof --cpu-prof-dir DIR bench/profile-export.ts`.
 // PROFILE_FILE=path.pdf: that file instead, boxed as the export bench boxes the real-world corpus (corpusBoxes).
+// PROFILE_MARKS=1 prints each step's start and end (µs, the clock of the .cpuprofile) to cut a profile by step;
+// the export bench prints the same marks around each export.
 // First, as in the worker's entry (worker/native-builtins.ts).
 import { restoreNativeBuiltins } from '../worker/native-builtins.js';
 import fs from 'node:fs';
@@ -58,8 +60,10 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'obscura-profile-export-'));
 const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const started = performance.now();
   const cpu = process.cpuUsage();
+  const from = process.hrtime.bigint() / 1000n;
   const result = await work();
   const used = process.cpuUsage(cpu);
+  if (process.env.PROFILE_MARKS) console.log(`mark ${name} ${from} ${process.hrtime.bigint() / 1000n}`);
   console.log(`${name}: ${(performance.now() - started).toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU`);
   return result;
 };
@@ -79,7 +83,7 @@ try {
     const verified = await time('verify', () => verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: true }));
     await time('search', () => searchOutput({ kind: 'export-search', exportId: 1, path: outputPath, format: 'pdf', withheld: verified.withheld ?? [] }));
     const failed = (verified.verification.certificates ?? []).filter((certificate) => !certificate.passed).length;
-    console.log(`pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}`);
+    console.log(`pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}, sha256 ${assembled.sha256.slice(0, 12)}`);
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -133,27 +133,37 @@ function type3Bounds(list: { fnArray: number[]; argsArray: unknown[][] } | undef
   return { x1: bounds.x1 - grow, y1: bounds.y1 - grow, x2: bounds.x2 + grow, y2: bounds.y2 + grow };
 }
 
+type Outline = { ink: Ink | undefined; path?: ArrayLike<number> };
+
 class InkReader {
-  private readonly cache = new Map<string, { ink: Ink | undefined; path?: ArrayLike<number> }>();
+  /** By font object (pdf.js hands out one per loaded font), then by glyph: no key built per glyph. */
+  private readonly cache = new Map<LoadedFont, Map<string, Outline>>();
   constructor(private readonly page: PDFPageProxy) {}
 
-  private outline(font: LoadedFont, fontChar: string): { ink: Ink | undefined; path?: ArrayLike<number> } {
-    const key = `${font.loadedName}_path_${fontChar}`;
-    const known = this.cache.get(key);
+  private outline(font: LoadedFont, fontChar: string): Outline {
+    let glyphs = this.cache.get(font);
+    if (!glyphs) {
+      glyphs = new Map();
+      this.cache.set(font, glyphs);
+    }
+    const known = glyphs.get(fontChar);
     if (known) return known;
-    let found: { ink: Ink | undefined; path?: ArrayLike<number> } = { ink: undefined };
+    const key = `${font.loadedName}_path_${fontChar}`;
+    let found: Outline = { ink: undefined };
     try {
       const data = this.page.commonObjs.has(key) ? (this.page.commonObjs.get(key) as { path?: ArrayLike<number> } | null) : null;
       if (data?.path) found = { ink: outlineBounds(data.path), path: data.path };
     } catch {
       found = { ink: undefined };
     }
-    this.cache.set(key, found);
+    glyphs.set(fontChar, found);
     return found;
   }
 
   glyph(font: LoadedFont | null, glyph: PdfGlyph): InkGlyph {
-    return { ...this.measured(font, glyph), ...(typeof glyph.unicode === 'string' && { unicode: glyph.unicode }) };
+    const measured = this.measured(font, glyph);
+    if (typeof glyph.unicode === 'string') measured.unicode = glyph.unicode;
+    return measured;
   }
 
   private measured(font: LoadedFont | null, glyph: PdfGlyph): InkGlyph {

@@ -164,6 +164,19 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
       const advance = width / 1000;
       const isSpace = font ? !font.twoByte && code === 32 : pdf?.isSpace === true;
       const spacing = charSpacing + (isSpace ? wordSpacing : 0);
+      // Most glyphs lie far from every area: kept on a bounds test, without the quads placed below.
+      if (!vertical && clearOfAreas(textMatrix, input.ctm, fontSize * scale, fontSize, rise, advance, visibleInk, font && !font.embedded && font.twoByte ? undefined : pdf?.ink, font, areas, visible, strokeGrow)) {
+        endRun();
+        if (!open) {
+          open = { kind: 'string', bytes: [], hex: element.hex };
+          items.push(open);
+        }
+        for (let index = offset; index < offset + length; index += 1) open.bytes.push(bytes[index] as number);
+        textMatrix = advanceBy(textMatrix, (advance * fontSize + spacing) * scale);
+        offset += length;
+        glyphIndex += 1;
+        continue;
+      }
       const glyphMatrix = multiply(multiply([fontSize * scale, 0, 0, fontSize, 0, rise], textMatrix), input.ctm);
       // Vertical: the glyph's own origin lies at the current point less its position vector (em); pdf.js's
       // outlines of vertical fonts are already placed so, its cells are not.
@@ -236,6 +249,60 @@ export function showElements(elements: readonly Operand[], input: ShowInput): Sh
   }
   endRun();
   return { bytes: removedCount > 0 ? showBytes(items) : null, removed, removedCount, textMatrix, pieces, removedText };
+}
+
+/** Room for rounding between this test and the exact one (`meets`, `outside`) it stands in front of. */
+const CLEAR_EPSILON = 1e-6;
+
+/**
+ * Whether a horizontal glyph certainly stays: its probe (the quad showElements places, or its middle for a space)
+ * misses every area's bounds and its middle lies inside the visible area, each with room to spare. False sends
+ * the glyph through the exact test; the same matrices and rectangle as there, in plain arithmetic.
+ */
+function clearOfAreas(text: Matrix, ctm: Matrix, horizontal: number, size: number, rise: number, advance: number, visibleInk: boolean, ink: Ink | undefined, font: FontMetrics | null, areas: readonly Area[], visible: Rect, strokeGrow: number): boolean {
+  let x1: number;
+  let y1: number;
+  let x2: number;
+  let y2: number;
+  if (!visibleInk || ink === 'none') [x1, y1, x2, y2] = [Math.min(0, advance), TEXT_BAND.y1, Math.max(0, advance), TEXT_BAND.y2];
+  else if (ink === undefined) [x1, y1, x2, y2] = [Math.min(0, advance), font?.descent ?? -0.25, Math.max(0, advance), font?.ascent ?? 1];
+  else ({ x1, y1, x2, y2 } = ink);
+  // [horizontal 0 0 size 0 rise] × text × ctm, as multiply() composes them.
+  const [ta, tb, tc, td, te, tf] = text;
+  const [ca, cb, cc, cd, ce, cf] = ctm;
+  const pa = horizontal * ta;
+  const pb = horizontal * tb;
+  const pc = size * tc;
+  const pd = size * td;
+  const pe = rise * tc + te;
+  const pf = rise * td + tf;
+  const a = pa * ca + pb * cc;
+  const b = pa * cb + pb * cd;
+  const c = pc * ca + pd * cc;
+  const d = pc * cb + pd * cd;
+  const e = pe * ca + pf * cc + ce;
+  const f = pe * cb + pf * cd + cf;
+  // The quad's corners (x1 y1, x2 y1, x2 y2, x1 y2): its bounds, and its middle.
+  const xa = a * x1 + c * y1 + e;
+  const xb = a * x2 + c * y1 + e;
+  const xc = a * x2 + c * y2 + e;
+  const xd = a * x1 + c * y2 + e;
+  const ya = b * x1 + d * y1 + f;
+  const yb = b * x2 + d * y1 + f;
+  const yc = b * x2 + d * y2 + f;
+  const yd = b * x1 + d * y2 + f;
+  const mx = (xa + xb + xc + xd) / 4;
+  const my = (ya + yb + yc + yd) / 4;
+  if (!(mx > visible.x1 + CLEAR_EPSILON && mx < visible.x2 - CLEAR_EPSILON && my > visible.y1 + CLEAR_EPSILON && my < visible.y2 - CLEAR_EPSILON)) return false;
+  const middleOnly = visibleInk && ink === 'none';
+  const grow = strokeGrow + CLEAR_EPSILON;
+  const left = (middleOnly ? mx : Math.min(xa, xb, xc, xd)) - grow;
+  const right = (middleOnly ? mx : Math.max(xa, xb, xc, xd)) + grow;
+  const bottom = (middleOnly ? my : Math.min(ya, yb, yc, yd)) - grow;
+  const top = (middleOnly ? my : Math.max(ya, yb, yc, yd)) + grow;
+  if (!(left <= right && bottom <= top)) return false;
+  for (const area of areas) if (area.bounds.x1 <= right && left <= area.bounds.x2 && area.bounds.y1 <= top && bottom <= area.bounds.y2) return false;
+  return true;
 }
 
 function isRectangle(area: Area): boolean {
