@@ -24,7 +24,7 @@ export interface TechnicalDocument {
   id: string;
   split: 'dev' | 'test';
   /** Where it comes from: TeX Live manuals and realworld papers, or manual pages made into PDFs here. */
-  source: 'tex-papers' | 'man-pages';
+  source: 'tex-papers' | 'man-pages' | 'prose-docs';
   /** The text of each page, as pdftotext reads it (the detector gets a document's pages together, as the worker does). */
   pages: string[];
 }
@@ -73,8 +73,64 @@ function manPages(bucket: number): string[] {
     .flatMap((name) => manPdf(path.join(MAN1, name)) ?? []);
 }
 
+/**
+ * Prose documentation of other Debian packages on this machine (each under its package's licence, see
+ * /usr/share/doc/<package>/copyright), a dev set of technical prose with few code tokens, as papers are: design
+ * notes, policies, change logs and manuals in plain text or HTML. Never a held-out file (those are TeX Live
+ * manuals, manual pages and the realworld papers) nor a source of the hand-labelled external set.
+ */
+const PROSE = [
+  'python3/python-policy.html',
+  'libjpeg62-turbo-dev/structure.txt.gz',
+  'libjpeg62-turbo-dev/libjpeg.txt.gz',
+  'libjpeg62-turbo-dev/wizard.txt.gz',
+  'man-db/NEWS.md.gz',
+  'man-db/man-db-manual.txt.gz',
+  'dpkg/spec/triggers.txt',
+  'time/time.html',
+  'base-passwd/users-and-groups.html',
+  'valgrind/html/faq.html',
+  'valgrind/html/bbv-manual.html',
+  'ninja-build/manual.html',
+];
+
+/** A prose document's text in pages of about 400 words, cut at line ends (HTML reduced to its text). */
+function prosePages(file: string): string[] | null {
+  try {
+    let text = file.endsWith('.gz') ? execFileSync('zcat', [file], { encoding: 'utf8', maxBuffer: 64 << 20 }) : fs.readFileSync(file, 'utf8');
+    if (/\.html?$/.test(file)) {
+      text = text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<(?:br|p|div|h\d|li|tr|pre|dt|dd)\b[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ');
+      text = text.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;|&rsquo;/g, '’').replace(/&amp;/g, '&');
+    }
+    const pages: string[] = [];
+    let page: string[] = [];
+    let words = 0;
+    for (const line of text.split('\n').map((line) => line.replace(/[ \t]+/g, ' ').trimEnd())) {
+      if (words === 0 && line.trim() === '') continue;
+      page.push(line);
+      words += line.match(/\S+/g)?.length ?? 0;
+      if (words >= 400) {
+        pages.push(page.join('\n'));
+        page = [];
+        words = 0;
+      }
+    }
+    if (words > 0) pages.push(page.join('\n'));
+    return pages;
+  } catch {
+    return null;
+  }
+}
+
 /** Documents of one split with at least 200 words of text (barcode test sheets and figures have none). */
 export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
+  // BENCH_TECHNICAL_DEV_PROSE=1 (dev only): the prose documentation above instead (eighth round of issue 28).
+  if (split === 'dev' && process.env.BENCH_TECHNICAL_DEV_PROSE === '1') {
+    return PROSE.flatMap((name) => {
+      const pages = prosePages(path.join('/usr/share/doc', name));
+      return pages && pages.length > 0 ? [{ id: name, split, source: 'prose-docs' as const, pages }] : [];
+    });
+  }
   // BENCH_TECHNICAL_DEV_BUCKET=3: a further working split (bucket 3, first read in the fourth round of issue 28).
   const bucket = split === 'test' ? 0 : Number(process.env.BENCH_TECHNICAL_DEV_BUCKET ?? 1);
   const texlive = walk(TEXLIVE)

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { commonWord, determinerNoun, eponym, notNameShaped, optionDash, placeBeforeCountry, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
-import { mailedAcronym, nonNameWord, termContext } from '../../worker/detection/name-precision.js';
+import { mailedAcronym, nonNameWord, technicalPaper, termContext } from '../../worker/detection/name-precision.js';
+import { recurringNames } from '../../worker/detection/names.js';
+import { technicalTerm, technicalVocabulary } from '../../worker/detection/technical-vocabulary.js';
 import { layoutPage } from '../helpers/page-layout.js';
 
 // Issue 28, fourth round: look-alikes of technical documents (man-page sentences opening with a verb,
@@ -260,5 +262,88 @@ describe('person names in manual pages and technical papers, seventh round', () 
 
   it('still finds the people an e-mail address backs in a manual', () => {
     expect(names(manual('Send patches to Lopez (m.lopez@example.org) or to LEE at lee@example.org.'))).toEqual(['Lopez', 'LEE', ...AUTHORS]);
+  });
+});
+
+// Eighth round (s14-28): a technical paper or prose manual with few code tokens reads as technical from the
+// vocabulary of technical writing; a home directory's login is no lower-case use; an acronym does not recur as a
+// surname in technical text (texts written for these tests).
+describe('person names in technical papers with few code tokens, eighth round', () => {
+  const PAPER_SENTENCES = [
+    'We describe a tracing compiler for a dynamically typed language whose interpreter records hot loops.',
+    'The runtime compiles each recorded trace into machine instructions and keeps them in a cache.',
+    'Type checks become guards, and the optimizer removes redundant guards before code generation.',
+    'Our implementation handles nested loops by recording an inner trace and calling it from the outer one.',
+    'On the benchmark suite the speedup over the baseline interpreter is between two and ten.',
+    'The overhead of recording is small because the recorder reuses the parser and the bytecode of the interpreter.',
+    'Strings, arrays and integers are stored unboxed in registers wherever the type is stable.',
+    'A font of glyphs encoded in Unicode is typeset by the same library without any configuration.',
+  ];
+  const LETTER_SENTENCES = [
+    'Thank you for your letter of last week about the meeting of the parish council.',
+    'The minutes were read aloud and approved, and the treasurer reported a small surplus for the year.',
+    'We would like to invite you and your family to the summer fair on the green next month.',
+    'Please let us know whether you can bring a cake, since the stall was very popular last time.',
+    'The hall will be open from nine in the morning, and parking is available behind the church.',
+    'Our thanks go to everyone who helped with the flowers, the music and the refreshments.',
+  ];
+  const repeat = (sentences: readonly string[], words: number) => {
+    const out: string[] = [];
+    let count = 0;
+    for (let index = 0; count < words; index += 1) {
+      const sentence = sentences[index % sentences.length] as string;
+      out.push(sentence);
+      count += sentence.split(/\s+/).length;
+    }
+    return out.join(' ');
+  };
+
+  it('reads a long text in the vocabulary of technical writing as technical, and letters or short texts not', () => {
+    const paper = repeat(PAPER_SENTENCES, 1100);
+    expect(technicalVocabulary(paper).share).toBeGreaterThan(0.04);
+    expect(technicalPaper(paper)).toBe(true);
+    expect(termContext(paper).technical).toBe(true);
+    // Too short to be a document's reading (one page of mail or news may hold such words).
+    expect(technicalPaper(repeat(PAPER_SENTENCES, 600))).toBe(false);
+    expect(technicalPaper(repeat(LETTER_SENTENCES, 2000))).toBe(false);
+    expect(termContext(repeat(LETTER_SENTENCES, 2000)).technical).toBe(false);
+  });
+
+  it('counts terms with their regular endings, and no URL or e-mail address', () => {
+    expect(technicalTerm('compilers')).toBe(true);
+    expect(technicalTerm('optimized')).toBe(true);
+    expect(technicalTerm('typesetting')).toBe(true);
+    expect(technicalTerm('meeting')).toBe(false);
+    expect(technicalVocabulary('see https://example.org/compiler/runtime/cache or mail compiler@example.org today').terms).toBe(0);
+  });
+
+  it('holds back a program named like a name in a paper without code tokens, and still finds its authors', () => {
+    // Pages of a paper: prose only, no code token; the program's name (Hallberg, made up) stands alone on every page.
+    const lines = (text: string) => text.match(/(?:\S+\s*){1,12}/g)?.map((line) => line.trim()) ?? [];
+    const pages = [0, 1, 2, 3].map((index) => ({
+      page_number: index + 1,
+      unit: 'pdf_points' as const,
+      rotation: 0,
+      ...layoutPage([...(index === 0 ? ['Written by Maria Lopez and David MacKenzie.'] : []), ...lines(repeat(PAPER_SENTENCES, 380)), 'Hallberg was faster than every other system on this page.']),
+    }));
+    const found = detectPages(pages, plan).map((finding) => {
+      const words = pages[finding.page - 1]?.words ?? [];
+      return words.filter((word) => finding.boxes.some((box) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0)).map((word) => word.text).join(' ');
+    });
+    expect(found).toEqual(['Maria Lopez', 'David MacKenzie.']);
+  });
+
+  it('takes no home directory login in a path for a lower-case use of the word', () => {
+    const context = termContext('TEXMFHOME=/home/olaf/texmf kpsewhich --var-value TEXMFHOME\nSee /Users/karl/Library/texmf for the Mac.');
+    expect(context.lower.has('olaf')).toBe(false);
+    expect(context.lower.has('karl')).toBe(false);
+    expect(context.lower.has('texmf')).toBe(true);
+  });
+
+  it('lets no unknown acronym recur alone as a surname in technical text, and known names still recur', () => {
+    const technical = 'git diff [--stat] [-o out.txt] --ignore-space-change main.py parse_args() --verbose\nThe JPEG decoder is fast, as LEE said, and JPEG was fast. See SALTZ, I., 2019.';
+    const recurs = (text: string, words: string[]) => recurringNames(text, new Set(words)).map((candidate) => text.slice(candidate.start, candidate.end));
+    expect(recurs(technical, ['jpeg', 'lee', 'saltz'])).toEqual(['LEE', 'SALTZ']);
+    expect(recurs('The JPEG file came from the office.', ['jpeg'])).toEqual(['JPEG']);
   });
 });

@@ -1,5 +1,6 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
 import { withoutEnglish } from './name-shape.js';
+import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
 // capitalised words a name detector feeds on. These tests say when such a word is no person, from the word's
@@ -134,9 +135,13 @@ function pageContext(text: string): TermContext {
   return context;
 }
 
+/** The login name after /home/ or /Users/ in a path. */
+const HOME_DIRECTORY = /(\/(?:home|Users)\/)\p{Ll}[\p{Ll}\d._-]*/gu;
+
 function buildContext(text: string): TermContext {
   const lower = new Set<string>();
-  for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Ll}[\p{Ll}'’]*(?![\p{L}\p{N}_-])/gu)) lower.add(match[0]);
+  // A home directory's name in a path (/home/olaf/texmf) is a user's login, not a lower-case use of the word.
+  for (const match of text.replace(HOME_DIRECTORY, '$1').matchAll(/(?<![\p{L}\p{N}_-])\p{Ll}[\p{Ll}'’]*(?![\p{L}\p{N}_-])/gu)) lower.add(match[0]);
   const headings = new Set<string>();
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
@@ -170,7 +175,7 @@ function buildContext(text: string): TermContext {
   // Only in technical text (code-shaped tokens): in news a surname recurs alone as often.
   const tokens = text.match(/\S+/g) ?? [];
   const code = tokens.filter((token) => CODE_TOKEN.test(token)).length;
-  const technical = code >= Math.max(3, tokens.length * 0.01);
+  const technical = code >= Math.max(3, tokens.length * 0.01) || technicalPaper(text);
   const codeDense = code >= Math.max(3, tokens.length * 0.03);
   const standalone = new Set(technical ? [...counts].filter(([, entry]) => entry.total >= 3 && !entry.paired).map(([word]) => word) : []);
   const products = new Set<string>();
@@ -180,6 +185,16 @@ function buildContext(text: string): TermContext {
   const camel = new Set<string>();
   if (technical) for (const token of tokens) if (/^[^\p{L}]*\p{Lu}\p{Ll}+\p{Lu}/u.test(token) && codeShaped(token)) for (const part of token.match(/\p{Lu}\p{Ll}{2,}/gu) ?? []) camel.add(part.toLowerCase());
   return { lower, headings, standalone, products, camel, technical, codeDense, noEnglish: withoutEnglish(text) };
+}
+
+/**
+ * A technical paper or prose manual with few code tokens: a text of 1,000 words or more (a document, not one
+ * page of mail or news) of which 4 % are terms of technical writing (compiler, runtime, glyph, encoding, …).
+ * Held-out NER text laid out five pages together stays at 2 % or under; records and mail are shorter.
+ */
+export function technicalPaper(text: string): boolean {
+  const { share, words } = technicalVocabulary(text);
+  return words >= 1000 && share >= 0.04;
 }
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);

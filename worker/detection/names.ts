@@ -373,6 +373,9 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
     if (!isWord(shapeOf(token)) || !words.has(lower) || termRecurrence(token.core, context)) return;
     // An unknown word recurring in a bare line of capitalised words is a heading's or a table's word ("Page Fault Count Delta").
     if (!FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && capitalisedLine(text, token.start, token.end)) return;
+    // In technical text an unknown word in capitals recurring alone is an acronym (JPEG, JFIF), not a surname,
+    // unless a reference list's initial or given name follows it (SALTZ, I., 2019).
+    if (context.technical && /^\p{Lu}{2,}$/u.test(token.core) && !FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(token.end, token.end + 6))) return;
     if (eponym(text, token.end, context.technical) || abbreviationNumber(text, token.start, token.end) || (context.technical && (dashedPiece(text, token.start, token.end) || titleCaseHeader(text, token.start, token.end, context.lower)))) return;
     const end = token.end;
     const next = tokens[index + 1];
