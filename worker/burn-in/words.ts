@@ -64,16 +64,16 @@ interface Advances {
  * to them is word spacing (shared among the spaces) or character spacing; without them Helvetica's widths share
  * the total out, which is close for most proportional fonts but drifts, so the uncertainty is larger.
  */
-function advancesOf(run: TextRun, chars: string[], scale: number, fontWidths: FontWidths | null, fallback: (char: string) => number): Advances {
+function advancesOf(run: TextRun, chars: string[], blank: readonly boolean[], scale: number, fontWidths: FontWidths | null, fallback: (char: string) => number): Advances {
   // Spaces a reader inserted for gaps have no glyph: zero natural width, the gap comes from the total.
-  const own = fontWidths ? chars.map((char) => fontWidths(char) ?? (/\s/u.test(char) ? 0 : null)) : null;
+  const own = fontWidths ? chars.map((char, index) => fontWidths(char) ?? (blank[index] ? 0 : null)) : null;
   if (own && own.every((width) => width !== null)) {
     const natural = own.map((width) => ((width ?? 0) * scale) / 1000);
     const sum = natural.reduce((total, width) => total + width, 0);
     if (sum > 0 && Math.abs(run.width - sum) <= 0.3 * run.width) {
       const residual = run.width - sum;
-      const spaces = chars.filter((char) => /\s/u.test(char)).length;
-      const widths = natural.map((width, index) => width + (spaces > 0 && residual > 0 ? (/\s/u.test(chars[index] ?? '') ? residual / spaces : 0) : residual / chars.length));
+      const spaces = blank.filter(Boolean).length;
+      const widths = natural.map((width, index) => width + (spaces > 0 && residual > 0 ? (blank[index] ? residual / spaces : 0) : residual / chars.length));
       return { widths, base: 0.02, perUnit: 0.005 };
     }
   }
@@ -97,33 +97,37 @@ export async function wordsFromRuns(runs: readonly TextRun[], fontWidths: (fontN
     const vx = -uy;
     const vy = ux;
     const chars = Array.from(run.str);
-    const advances = advancesOf(run, chars, scale, fontWidths(run.fontName), (char) => glyphWidth(font, known, char));
+    const blank = chars.map((char) => /\s/u.test(char));
+    const advances = advancesOf(run, chars, blank, scale, fontWidths(run.fontName), (char) => glyphWidth(font, known, char));
+    const below = -0.25 * height;
+    const above = 0.95 * height;
     let offset = 0;
     let start = -1;
     let startOffset = 0;
     const flush = (endIndex: number, endOffset: number) => {
       if (start < 0) return;
       const text = chars.slice(start, endIndex).join('');
-      const corners = [
-        [startOffset, -0.25 * height],
-        [endOffset, -0.25 * height],
-        [endOffset, 0.95 * height],
-        [startOffset, 0.95 * height],
-      ].map(([along = 0, across = 0]) => ({ x: e + ux * along + vx * across, y: f + uy * along + vy * across }));
-      const xs = corners.map((point) => point.x);
-      const ys = corners.map((point) => point.y);
+      // The word's box: the corners (start, below), (end, below), (end, above), (start, above) along the run.
+      const x0 = e + ux * startOffset + vx * below;
+      const x1 = e + ux * endOffset + vx * below;
+      const x2 = e + ux * endOffset + vx * above;
+      const x3 = e + ux * startOffset + vx * above;
+      const y0 = f + uy * startOffset + vy * below;
+      const y1 = f + uy * endOffset + vy * below;
+      const y2 = f + uy * endOffset + vy * above;
+      const y3 = f + uy * startOffset + vy * above;
       const slack = advances.base * height + advances.perUnit * endOffset;
-      words.push({ text, x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys), slackX: slack * Math.abs(ux), slackY: slack * Math.abs(uy) });
+      words.push({ text, x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3), slackX: slack * Math.abs(ux), slackY: slack * Math.abs(uy) });
       start = -1;
     };
-    chars.forEach((char, index) => {
-      if (/\s/u.test(char)) flush(index, offset);
+    for (let index = 0; index < chars.length; index += 1) {
+      if (blank[index]) flush(index, offset);
       else if (start < 0) {
         start = index;
         startOffset = offset;
       }
       offset += advances.widths[index] ?? 0;
-    });
+    }
     flush(chars.length, offset);
   }
   return words;
