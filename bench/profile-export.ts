@@ -83,7 +83,7 @@ try {
     const verified = await time('verify', () => verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: true }));
     await time('search', () => searchOutput({ kind: 'export-search', exportId: 1, path: outputPath, format: 'pdf', withheld: verified.withheld ?? [] }));
     const failed = (verified.verification.certificates ?? []).filter((certificate) => !certificate.passed).length;
-    console.log(`pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}, sha256 ${assembled.sha256.slice(0, 12)}`);
+    console.log(`refused ${verified.refused?.length ?? 0}, certificates ${verified.verification.certificates?.length ?? 0}; pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}, sha256 ${assembled.sha256.slice(0, 12)}`);
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

@@ -150,6 +150,14 @@ export interface RewrittenPage {
   labels?: string[];
   /** The stored (OCR) words of the page, as given (user space): verification judges them itself. */
   stored?: LayerWord[];
+  /** What the read-back of the rewritten page tests against (worker/burn-in/rewrite-check.ts). */
+  rewriting?: Rewriting;
+}
+
+/** A rewritten page's boxes as requested and its visible area (crop box within media box), user space. */
+export interface Rewriting {
+  boxes: BurnBox[];
+  visible: { x1: number; y1: number; x2: number; y2: number };
 }
 
 /** What was drawn for one box of a page redacted in its content (user space points). */
@@ -246,6 +254,10 @@ export interface PageCheck {
   added?: string[];
   /** The page's stored (OCR) words as given, in the source's units (the reading of a scan). */
   stored?: LayerWord[];
+  /** A page redacted in its content: read back against its boxes and word lists first (rewrite-check.ts). */
+  rewriting?: Rewriting;
+  /** The page stamp (Bates number) assembly drew in the margin it added below the page's visible area. */
+  stamp?: string;
 }
 
 /** What verification compares an output page with: its source page and the areas drawn black on it. */

@@ -157,6 +157,20 @@ describe('verification of the written file: a planted change outside the boxes i
     expect(comparison.scope.tiles).toBeNull();
   }, 60_000);
 
+  // The rewriting's own read-back (rewrite-check.ts) runs here too, once, on the written file; the burn no longer
+  // reads its pages back before assembly. A page failing it is refused (rendered), as the burn once did itself.
+  it('the withheld word drawn again under its box: refused by the read-back of the rewriting, before the leak check fails it', async () => {
+    const start = 72 + (await helveticaWidth('Keepword ', 12));
+    const file = await planted('put-back.pdf', (content) => `${content}BT /F1 12 Tf ${start} 700 Td (Secretword) Tj ET\n`);
+    const result = await verified(file);
+    expect(result.refused).toHaveLength(1);
+    expect(result.refused?.[0]).toMatchObject({ documentId: 5, page: 1 });
+    expect(result.refused?.[0]?.reason).toBe('the rewritten page failed its check: 1 word(s) that lay under a box are still in its text; text still lies under a box');
+    // Without the rewriting's lists the same file fails outright: the independent leak check (release-check).
+    const unchecked = file.checks.map(({ rewriting: _, ...check }) => check);
+    await expect(verified({ ...file, checks: unchecked })).rejects.toThrow(/text that lay under a redaction or was hidden in the source is still in document 5 page 1/u);
+  }, 60_000);
+
   it('one glyph far from the box changed (an "e" to an "c"): refused by its pixels', async () => {
     const result = await verified(await planted('glyph.pdf', (content) => content.replace('(Farline stays here)', '(Farline stays herc)')));
     expect(result.refused).toHaveLength(1);

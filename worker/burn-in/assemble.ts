@@ -158,7 +158,7 @@ async function addDocument(out: PDFDocument, font: PDFFont, entry: AssembleDocum
   const burned = new Map<number, BurnedPage>(entry.burned.map((page) => [page.page, page]));
   const checks: PageCheck[] = [];
   const layout: ReleaseLayoutPage[] = [];
-  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page), ...(page.method === 'vector' && page.labels && { added: page.labels }), ...(page.stored && { stored: page.stored }) });
+  const check = (page: BurnedPage) => checks.push({ outputPage: firstPage + layout.length - 1, label: `${label} page ${page.page}`, words: page.words, withheld: page.withheld, certify: certifyPlan(entry, page), ...(page.method === 'vector' && page.labels && { added: page.labels }), ...(page.stored && { stored: page.stored }), ...(page.method === 'vector' && page.rewriting && { rewriting: page.rewriting }) });
   /** The output page of each released source page (links go to these). */
   const released = new Map<number, PDFPage>();
   const place = async (page: RasterizedPage) => {
@@ -310,7 +310,18 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
     report(((index + 1) / task.documents.length) * 0.8);
   }
   const stamps = task.stamps;
-  if (stamps) out.getPages().slice(firstDocumentPage).forEach((page, index) => stampPage(out, font, page, stampText(stamps, stamps.start + index), stamps));
+  if (stamps) {
+    const stamped = new Map<number, string>();
+    out.getPages().slice(firstDocumentPage).forEach((page, index) => {
+      const text = stampText(stamps, stamps.start + index);
+      stampPage(out, font, page, text, stamps);
+      stamped.set(firstDocumentPage + index + 1, text);
+    });
+    for (const check of checks) {
+      const stamp = stamped.get(check.outputPage);
+      if (stamp !== undefined) check.stamp = stamp;
+    }
+  }
   // An embedded font named with a word the clerk boxed ("Roman" of TimesNewRomanPSMT) is renamed (font-names.ts).
   renameFontsCarrying(out.context, task.documents.flatMap((entry) => entry.burned.flatMap((page) => page.withheld)));
   sanitizeOutput(out.context);

@@ -9,12 +9,13 @@ import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
 import { drawnAreas } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
+import { core, rewrittenProblems, under } from './rewrite-check.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { addFormCopies, deflated, type FormCopy } from './vector/forms.js';
 import { addImageCopies, redactImage, type ImageData } from './vector/images.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
-import { layerText, leakedWords, token, wordsFromRuns, type SourceWord } from './words.js';
+import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
 // The rewritten pages are then read back by pdf.js, independently of the rewriting: no word of the source that
@@ -60,24 +61,6 @@ interface Rewritten extends Candidate {
   stored: SourceWord[] | null;
   removedGlyphs: number;
   drawn: DrawnBox[];
-}
-
-/**
- * The middle of a word's estimated box: along the line its box shrunk by its uncertainty, across the line the
- * band from just above the baseline to about the x-height (pdf.js boxes span -0.25 to 0.95 em). Every glyph
- * drawn there lies inside the glyph boxes the rewriting tests, so a core under a box means a glyph was removed.
- */
-function core(word: SourceWord): Rect {
-  const width = word.x2 - word.x1;
-  const height = word.y2 - word.y1;
-  const horizontal = word.slackX >= word.slackY;
-  const alongX = horizontal ? Math.min(word.slackX + 0.05, 0.3 * width) : 0.25 * width;
-  const alongY = horizontal ? 0.25 * height : Math.min(word.slackY + 0.05, 0.3 * height);
-  return { x1: word.x1 + alongX, y1: word.y1 + alongY, x2: word.x2 - alongX, y2: word.y2 - alongY };
-}
-
-function under(boxes: readonly BurnBox[], rect: Rect, margin: number): boolean {
-  return boxes.some((box) => boxCovers(box, rect, margin, margin));
 }
 
 function storedWords(words: readonly PageWord[] | null): SourceWord[] {
@@ -159,20 +142,14 @@ async function imageOnlyWords(fromText: readonly SourceWord[], stored: readonly 
 
 /** Problems of a rewritten page as pdf.js reads it; empty when it passes. */
 async function problemsOf(page: PDFPageProxy, candidate: Candidate): Promise<string[]> {
-  const words = await pageWords(page);
-  const problems: string[] = [];
-  const extracted = words.map((word) => word.text);
-  const leaked = leakedWords(extracted, candidate.kept, [...candidate.withheld]);
-  if (leaked > 0) problems.push(`${leaked} word(s) that lay under a box are still in its text`);
-  const boxes = candidate.boxes;
-  if (words.some((word) => under(boxes, core(word), 0))) problems.push('text still lies under a box');
-  if (words.some((word) => !contains(candidate.visible, center(word)))) problems.push('text still lies outside the visible area');
-  return problems;
+  return rewrittenProblems(await pageWords(page), { ...candidate, withheld: [...candidate.withheld] });
 }
 
 /**
  * Reads every candidate back with pdf.js from one scratch document made of the pages of `source` (which this
- * changes: their content becomes the candidates'); returns the problems by page number.
+ * changes: their content becomes the candidates'); returns the problems by page number. Exports do not: the
+ * same read-back (rewrite-check.ts) runs once, on the written file (verify.ts), where a page that fails it is
+ * refused and rendered. This is that check on its own, before assembly.
  */
 export async function checkRewritten(
   source: PDFDocument,
@@ -330,22 +307,9 @@ export async function rewritePages(
       ocrLayer,
     });
   }
-  if (candidates.length === 0) return outcomes;
-  let problems: Map<number, string[]>;
-  try {
-    // The leak check only: the two-way check ((b) words, (c) pixels against the source) is made once, on the
-    // written file (verify.ts), where a refused page sends the file back to be made with the page rendered.
-    problems = await checkRewritten(source, candidates);
-  } catch (error) {
-    const reason = `the rewritten pages could not be read back: ${error instanceof Error ? error.message : String(error)}`;
-    problems = new Map(candidates.map((candidate) => [candidate.page, [reason]]));
-  }
+  // Read back once, on the written file (verify.ts, rewrite-check.ts): a page that fails is refused there and
+  // rendered, the file made again.
   for (const candidate of candidates) {
-    const found = problems.get(candidate.page) ?? ['it was not checked'];
-    if (found.length > 0) {
-      outcomes.set(candidate.page, `the rewritten page failed its check: ${found.join('; ')}`);
-      continue;
-    }
     const file = contentFile(task, candidate.page);
     await fs.writeFile(file, deflateSync(candidate.content));
     const forms: NonNullable<RewrittenPage['forms']> = [];
@@ -374,6 +338,7 @@ export async function rewritePages(
       ...(candidate.ocrLayer && candidate.ocrLayer.length > 0 && { textLayer: candidate.ocrLayer }),
       withheld: [...candidate.withheld],
       labels: candidate.labels.map((label) => label.text),
+      rewriting: { boxes: [...candidate.boxes], visible: candidate.visible },
       ...(candidate.stored && { stored: candidate.stored.map(({ text, x1, y1, x2, y2 }) => ({ text, x1, y1, x2, y2 })) }),
     });
   }

@@ -4,7 +4,9 @@ import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck, RefusedPage } from '../../main/common/export-tasks.js';
 import type { PageCertificate } from '../../main/common/page-certificate.js';
-import { asRects, comparePage, type PageComparison } from './fidelity/index.js';
+import { asRects, comparePage, wordsOfPage, type PageComparison } from './fidelity/index.js';
+import { rewrittenProblems } from './rewrite-check.js';
+import type { SourceWord } from './words.js';
 import { openPdf } from './pdfjs.js';
 import { PageReadings, readAnew } from '../pdf-glyphs/index.js';
 import { structureProblems } from './sanitize.js';
@@ -17,6 +19,8 @@ import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, 
 // drawn areas match the source's (worker/burn-in/fidelity/). A page failing (a) fails the export. (b) and (c)
 // are measured here only, once, on the written file: a page redacted in its content that fails them is refused
 // (the runner renders it and makes the file again); a rendered page failing them is certified `passed: false`.
+// Before all that, a page redacted in its content is read back against its own boxes and word lists
+// (rewrite-check.ts), once, here: one that fails is refused the same way.
 
 export class VerificationFailed extends Error {}
 
@@ -58,11 +62,11 @@ class Sources {
   }
 }
 
-async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings): Promise<PageComparison | null> {
+async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings, outputWords?: SourceWord[]): Promise<PageComparison | null> {
   const plan = check.certify;
   if (!plan || plan.sourceType !== 'pdf' || !sourcePage) return null;
   const source = await sources.get(plan.sourcePath);
-  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method, reader });
+  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method, reader, ...(outputWords && { outputWords }) });
 }
 
 function certificateOf(check: PageCheck, leaked: number, comparison: PageComparison | null): PageCertificate {
@@ -111,19 +115,28 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
       const source = plan?.sourceType === 'pdf' ? await sources.get(plan.sourcePath) : null;
       const [outputPage, sourcePage] = await Promise.all([document.getPage(check.outputPage), source && plan ? source.getPage(plan.page) : null]);
       let comparison: PageComparison | null;
+      let rejected: string[] = [];
       try {
+        // A rewritten page is read back against its own lists first: one that fails is refused (rendered), as
+        // the rewriting would have sent it to be rendered had it read the page back itself.
+        const outputWords = plan?.method === 'vector' && check.rewriting ? await wordsOfPage(outputPage, false, readings) : undefined;
+        // The page stamp lies in the margin assembly added, outside the source's visible area: not the rewriting's.
+        const rewritten = outputWords?.filter((word) => word.text !== check.stamp);
+        rejected = rewritten && check.rewriting ? rewrittenProblems(rewritten, { ...check.rewriting, kept: check.words, withheld: check.withheld, labels: check.added ?? [] }) : [];
+        if (rejected.length > 0) continue;
         const withheld = await withheldOf(sources, check, task.keepHidden === true, sourcePage, readings);
         for (const entry of withheld) withheldTexts.add(entry.text);
         const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [], page: outputPage }], readings);
         if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
         withheldWords += withheld.length;
-        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings);
+        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings, outputWords);
       } finally {
         // Dropped with the page: memory stays that of the pages open at once.
         readings.drop(outputPage);
         if (sourcePage) readings.drop(sourcePage);
         outputPage.cleanup();
         sourcePage?.cleanup();
+        if (plan && rejected.length > 0) refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${rejected.join('; ')}` });
       }
       certificates.push(certificateOf(check, 0, comparison));
       // A page redacted in its content must pass (b) and (c) here, on the file to be released: this is its only

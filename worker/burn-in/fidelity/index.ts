@@ -56,6 +56,8 @@ export interface ComparedPages {
   kind: PageKind;
   /** Source words to look for; default the source page's own text. */
   sourceWords?: readonly SourceWord[];
+  /** The output page's words when the caller read them already (wordsOfPage, not by marked content). */
+  outputWords?: readonly SourceWord[];
   /** Where the caller keeps the pages' readings (glyphs, text) for its other checks; default read anew. */
   reader?: PageReader;
 }
@@ -125,7 +127,7 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   const view = viewOf(input.source.page);
   const reader = input.reader ?? readAnew;
   const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page, false, reader));
-  const outputWords = await wordsOfPage(input.output.page, input.kind === 'raster', reader);
+  const outputWords = (input.kind !== 'raster' && input.outputWords) || (await wordsOfPage(input.output.page, input.kind === 'raster', reader));
   const words = compareWords(sourceWords, outputWords, input.drawn, view);
   let areas = [view];
   let scope: PageComparison['scope'] = { tiles: null, reason: input.kind === 'vector' ? null : 'a rendered page is compared whole' };
