@@ -347,3 +347,18 @@ describe('person names in technical papers with few code tokens, eighth round', 
     expect(recurs('The JPEG file came from the office.', ['jpeg'])).toEqual(['JPEG']);
   });
 });
+
+describe('person names in technical prose, ninth round', () => {
+  it('takes a word the document names a method with, and never writes beside another capitalised word, for no person', () => {
+    const body = [
+      'The decoder reads the Huffman tables from the stream before the first scan.',
+      'Entropy decoding is either Huffman or arithmetic; the choice is made per file.',
+      'The compressor forces Huffman optimization mode when writing a progressive file.',
+      'Other variants of Huffman decoding need not worry about this restriction.',
+    ].join('\n');
+    expect(names(manual(body))).toEqual(AUTHORS);
+    // A person the document gives a full name keeps the surname alone: the word is not standalone there.
+    const person = manual(`${body}\nThe method is due to David Huffman, whose paper appeared in 1952.`);
+    expect(names(person)).toContain('David Huffman');
+  });
+});

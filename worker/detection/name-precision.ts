@@ -1,5 +1,5 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
-import { withoutEnglish } from './name-shape.js';
+import { EPONYM_IN_TECHNICAL, withoutEnglish } from './name-shape.js';
 import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -92,6 +92,12 @@ export interface TermContext {
   camel: WordSet;
   /** The page has next to no English prose (another language, a code listing): `withoutEnglish`. Per page only. */
   noEnglish: boolean;
+  /**
+   * In technical text, capitalised words the text puts before the head noun of a method ("Huffman coding",
+   * "Huffman tables"): with `standalone` (never beside another capitalised word), the name of a method, known
+   * surname or not, wherever the document writes it ("Huffman decoding", "Huffman or arithmetic").
+   */
+  eponyms: WordSet;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -115,6 +121,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     standalone: either(page.standalone, document.standalone),
     products: either(page.products, document.products),
     camel: either(page.camel, document.camel),
+    eponyms: either(page.eponyms, document.eponyms),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -184,7 +191,10 @@ function buildContext(text: string): TermContext {
   // or a setting's words. Not surnames with a capital inside (McCloskey, MacKenzie), which codeShaped leaves out.
   const camel = new Set<string>();
   if (technical) for (const token of tokens) if (/^[^\p{L}]*\p{Lu}\p{Ll}+\p{Lu}/u.test(token) && codeShaped(token)) for (const part of token.match(/\p{Lu}\p{Ll}{2,}/gu) ?? []) camel.add(part.toLowerCase());
-  return { lower, headings, standalone, products, camel, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // Capitalised words before a method's head noun (Huffman coding, Huffman tables): an eponym of the text.
+  const eponyms = new Set<string>();
+  if (technical) for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Lu}\p{Ll}+(?=(?:['’]s)?[ \t\n])/gu)) if (EPONYM_IN_TECHNICAL.test(text.slice(match.index + match[0].length, match.index + match[0].length + 40))) eponyms.add(match[0].toLowerCase());
+  return { lower, headings, standalone, products, camel, eponyms, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 /**
@@ -199,8 +209,15 @@ export function technicalPaper(text: string): boolean {
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 
+/**
+ * A word the document names a method with and never writes beside another capitalised word: "Huffman" of
+ * "Huffman coding" written alone three times or more. A person the text names is given a full name somewhere.
+ */
+const methodWord = (word: string, context: TermContext) => context.eponyms.has(word) && context.standalone.has(word);
+
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
+  if (methodWord(word, context)) return true;
   if (known(word)) return false;
   return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word) || context.camel.has(word);
 }
@@ -208,7 +225,7 @@ function termWord(word: string, context: TermContext): boolean {
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
+  return codeShaped(word) || methodWord(bare, context) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */

@@ -202,7 +202,7 @@ const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|tr
 // The head noun may open the next line ("… and Huffman\ncoding").
 const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?(?:[ \\t]+|[ \\t]*\\n[ \\t]*)(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
 const EPONYM_ANY = eponymAfter(EPONYM_STRICT);
-const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
+export const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
 
 /**
  * Whether a candidate names a method rather than a person: a head noun in lower case right after it ("Huffman
