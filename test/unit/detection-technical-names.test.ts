@@ -361,4 +361,9 @@ describe('person names in technical prose, ninth round', () => {
     const person = manual(`${body}\nThe method is due to David Huffman, whose paper appeared in 1952.`);
     expect(names(person)).toContain('David Huffman');
   });
+
+  it('takes a title-case phrase ending in a document-part noun (examples, texts, notes) for no person', () => {
+    const text = 'Contents: Variable expansion, Evaluation and scoping, Dyndep Examples, Fortran Modules.\nThe text of Front-Cover Texts may not be changed, said Maria Lopez.';
+    expect(names(text)).toEqual(['Maria Lopez']);
+  });
 });

@@ -40,7 +40,8 @@ export const CODE_TOKEN =
 /**
  * Head nouns that end the names of products, components and documents in technical writing ("General
  * Commands Manual", "Font Loader", "Lucida Console", "Page Fault Count"); a name ending in one is no person
- * unless the word is also a known surname.
+ * unless the word is also a known surname. The last line (ninth round) holds the nouns of a document's parts
+ * ("Dyndep Examples", "Front-Cover Texts", "Release Notes").
  */
 const TERM_HEADS = new Set(
   `manual manuals guide handbook reference tutorial howto faq readme console parser loader archive archives kernel server servers client
@@ -54,7 +55,8 @@ const TERM_HEADS = new Set(
   character characters encoding encodings category categories set sets list lists field fields value values variable variables function
   functions parameter parameters argument arguments flag flags class classes object objects method methods type types array arrays string
   strings integer number numbers block blocks page pages section sections chapter figure graph chart node nodes roman sans serif italic
-  bold oblique typewriter mono monospace fraktur gothic publisher publishers publishing press dictionary encyclopedia collaboration`
+  bold oblique typewriter mono monospace fraktur gothic publisher publishers publishing press dictionary encyclopedia collaboration
+  example examples text texts note notes overview introduction usage syntax`
     .split(/\s+/)
     .filter(Boolean),
 );
