@@ -305,7 +305,10 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   // Word lists, not names: more than six words, or one word inflecting another (Kaufleute Kaufleuten).
   if (words.length > 6) return true;
   if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
-  return bare.every((word) => termWord(word, context));
+  // In technical text, short words in capitals that are no known name make an acronym's phrase (a standard, a format, a dialect: "ISO C").
+  if (context.technical && bare.every((word, index) => !known(word) && /^\p{Lu}{1,4}$/u.test(words[index]?.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') ?? ''))) return true;
+  // A word without a vowel (a variable, an abbreviation: "Ss", "Dn") counts as a term there too.
+  return bare.every((word) => termWord(word, context) || (context.technical && !known(word) && /^[a-z]{2,}$/.test(word) && !/[aeiouy]/.test(word)));
 }
 
 /**
