@@ -379,4 +379,11 @@ describe('person names in technical prose, ninth round', () => {
     const text = manual(`${prose}\nThe coefficients are stored in zigzag order. The progression parameters for each scan are:\nSs Zigzag index of first coefficient included in scan\nSe Zigzag index of last coefficient included in scan`);
     expect(names(text)).toEqual(AUTHORS);
   });
+
+  it('takes one capitalised word before a code of two or three capitals for no person, as when the code is inside the candidate', () => {
+    expect(names('The index may now be built with Berkeley DB version 5, said Maria Lopez.')).toEqual(['Maria Lopez']);
+    expect(names('The index is stored in Berkeley DB by default.')).toEqual([]);
+    // A known name before a code, and a suffix, stay a person.
+    expect(names('The form was signed by Maria Lopez RN and by John Smith JR on Monday.')).toEqual(['Maria Lopez', 'John Smith JR']);
+  });
 });
