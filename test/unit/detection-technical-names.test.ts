@@ -386,4 +386,16 @@ describe('person names in technical prose, ninth round', () => {
     // A known name before a code, and a suffix, stay a person.
     expect(names('The form was signed by Maria Lopez RN and by John Smith JR on Monday.')).toEqual(['Maria Lopez', 'John Smith JR']);
   });
+
+  it('takes a term of the document before a given name that is no surname for a release name, and keeps full names', () => {
+    const text = manual('Install it with apt on debian or ubuntu. The tool was removed from Debian Jessie and later releases, as Maria Lopez noted.');
+    expect(names(text)).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+
+  it('takes one quoted word in technical text for a word mentioned, not a person', () => {
+    // Prose enough that the page is technical but not dense with code.
+    const prose = 'The tool runs the program on a simulated processor and reports every read of memory that was never written, so that a programmer can find the fault quickly. '.repeat(6);
+    expect(names(manual(`${prose}\nWhere does the name "Grindel" come from? The "Val" as in the word "value".`))).toEqual(AUTHORS);
+    expect(names(manual(`${prose}\nThe “Val” as in the word “value”, said Maria Lopez.`))).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
 });

@@ -307,6 +307,9 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
   // In technical text, short words in capitals that are no known name make an acronym's phrase (a standard, a format, a dialect: "ISO C").
   if (context.technical && bare.every((word, index) => !known(word) && /^\p{Lu}{1,4}$/u.test(words[index]?.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') ?? ''))) return true;
+  // A term of the document followed by a given name that is no surname: a product's release or code name (a
+  // distribution's "Debian Jessie"); a person's name ends in a surname.
+  if (context.technical && words.length === 2 && termWord(bare[0] as string, context) && FIRST_NAMES.has(bare[1] as string) && !SURNAMES.has(bare[1] as string)) return true;
   // A word without a vowel (a variable, an abbreviation: "Ss", "Dn") counts as a term there too.
   return bare.every((word) => termWord(word, context) || (context.technical && !known(word) && /^[a-z]{2,}$/.test(word) && !/[aeiouy]/.test(word)));
 }
@@ -334,4 +337,17 @@ export function mailedAcronym(value: string, cues: readonly string[]): boolean {
   if (cues.length === 0 || !cues.every((cue) => cue === 'e-mail')) return false;
   const letters = value.replace(/[^\p{L}]/gu, '');
   return /^\p{Lu}{1,3}$/u.test(letters) && !known(letters.toLowerCase());
+}
+
+/**
+ * Whether a person candidate of technical text with no cue is one word in quotation marks: a word mentioned,
+ * not used ("the \u201cVal\u201d as in value", a program's 'Name'); a person is named, not quoted.
+ */
+export function quotedWord(text: string, start: number, end: number, context: TermContext, cues: readonly string[]): boolean {
+  if (!context.technical || cues.length > 0) return false;
+  const value = text.slice(start, end);
+  if (!/^\p{L}[\p{L}'’-]*$/u.test(value)) return false;
+  const open = text.charAt(start - 1);
+  const close = text.charAt(end);
+  return (open === '"' && close === '"') || (open === '“' && close === '”') || (open === '‘' && close === '’') || (open === "'" && close === "'") || (open === '«' && close === '»') || (open === '„' && close === '“');
 }
