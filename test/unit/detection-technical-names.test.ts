@@ -347,3 +347,55 @@ describe('person names in technical papers with few code tokens, eighth round', 
     expect(recurs('The JPEG file came from the office.', ['jpeg'])).toEqual(['JPEG']);
   });
 });
+
+describe('person names in technical prose, ninth round', () => {
+  it('takes a word the document names a method with, and never writes beside another capitalised word, for no person', () => {
+    const body = [
+      'The decoder reads the Huffman tables from the stream before the first scan.',
+      'Entropy decoding is either Huffman or arithmetic; the choice is made per file.',
+      'The compressor forces Huffman optimization mode when writing a progressive file.',
+      'Other variants of Huffman decoding need not worry about this restriction.',
+    ].join('\n');
+    expect(names(manual(body))).toEqual(AUTHORS);
+    // A person the document gives a full name keeps the surname alone: the word is not standalone there.
+    const person = manual(`${body}\nThe method is due to David Huffman, whose paper appeared in 1952.`);
+    expect(names(person)).toContain('David Huffman');
+  });
+
+  it('takes a title-case phrase ending in a document-part noun (examples, texts, notes) for no person', () => {
+    const text = 'Contents: Variable expansion, Evaluation and scoping, Dyndep Examples, Fortran Modules.\nThe text of Front-Cover Texts may not be changed, said Maria Lopez.';
+    expect(names(text)).toEqual(['Maria Lopez']);
+  });
+
+  it('takes a phrase of short acronyms that are no known names for no person in technical text', () => {
+    expect(names(manual('The code is portable ANSI C, and cjpeg writes JFIF JPEG files for any viewer.'))).toEqual(AUTHORS);
+    // Short names in capitals that are known stay found ("LEE KIM" as a roster writes it).
+    expect(names(manual('The report was signed by MARIA LOPEZ.'))).toContain('MARIA LOPEZ');
+  });
+
+  it('counts a word without a vowel as a term beside the document\'s lower-case words', () => {
+    // Prose enough that the page is technical but not dense with code (code-dense pages have a rule of their own).
+    const prose = 'A progressive file is sent in several scans, each of which refines the coefficients of the image a little more, so that a viewer can show a rough picture early and a sharp one later. '.repeat(6);
+    const text = manual(`${prose}\nThe coefficients are stored in zigzag order. The progression parameters for each scan are:\nSs Zigzag index of first coefficient included in scan\nSe Zigzag index of last coefficient included in scan`);
+    expect(names(text)).toEqual(AUTHORS);
+  });
+
+  it('takes one capitalised word before a code of two or three capitals for no person, as when the code is inside the candidate', () => {
+    expect(names('The index may now be built with Berkeley DB version 5, said Maria Lopez.')).toEqual(['Maria Lopez']);
+    expect(names('The index is stored in Berkeley DB by default.')).toEqual([]);
+    // A known name before a code, and a suffix, stay a person.
+    expect(names('The form was signed by Maria Lopez RN and by John Smith JR on Monday.')).toEqual(['Maria Lopez', 'John Smith JR']);
+  });
+
+  it('takes a term of the document before a given name that is no surname for a release name, and keeps full names', () => {
+    const text = manual('Install it with apt on debian or ubuntu. The tool was removed from Debian Jessie and later releases, as Maria Lopez noted.');
+    expect(names(text)).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+
+  it('takes one quoted word in technical text for a word mentioned, not a person', () => {
+    // Prose enough that the page is technical but not dense with code.
+    const prose = 'The tool runs the program on a simulated processor and reports every read of memory that was never written, so that a programmer can find the fault quickly. '.repeat(6);
+    expect(names(manual(`${prose}\nWhere does the name "Grindel" come from? The "Val" as in the word "value".`))).toEqual(AUTHORS);
+    expect(names(manual(`${prose}\nThe “Val” as in the word “value”, said Maria Lopez.`))).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+});

@@ -1,5 +1,5 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
-import { withoutEnglish } from './name-shape.js';
+import { EPONYM_IN_TECHNICAL, withoutEnglish } from './name-shape.js';
 import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -40,7 +40,8 @@ export const CODE_TOKEN =
 /**
  * Head nouns that end the names of products, components and documents in technical writing ("General
  * Commands Manual", "Font Loader", "Lucida Console", "Page Fault Count"); a name ending in one is no person
- * unless the word is also a known surname.
+ * unless the word is also a known surname. The last line (ninth round) holds the nouns of a document's parts
+ * ("Dyndep Examples", "Front-Cover Texts", "Release Notes").
  */
 const TERM_HEADS = new Set(
   `manual manuals guide handbook reference tutorial howto faq readme console parser loader archive archives kernel server servers client
@@ -54,7 +55,8 @@ const TERM_HEADS = new Set(
   character characters encoding encodings category categories set sets list lists field fields value values variable variables function
   functions parameter parameters argument arguments flag flags class classes object objects method methods type types array arrays string
   strings integer number numbers block blocks page pages section sections chapter figure graph chart node nodes roman sans serif italic
-  bold oblique typewriter mono monospace fraktur gothic publisher publishers publishing press dictionary encyclopedia collaboration`
+  bold oblique typewriter mono monospace fraktur gothic publisher publishers publishing press dictionary encyclopedia collaboration
+  example examples text texts note notes overview introduction usage syntax`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -92,6 +94,12 @@ export interface TermContext {
   camel: WordSet;
   /** The page has next to no English prose (another language, a code listing): `withoutEnglish`. Per page only. */
   noEnglish: boolean;
+  /**
+   * In technical text, capitalised words the text puts before the head noun of a method ("Huffman coding",
+   * "Huffman tables"): with `standalone` (never beside another capitalised word), the name of a method, known
+   * surname or not, wherever the document writes it ("Huffman decoding", "Huffman or arithmetic").
+   */
+  eponyms: WordSet;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -115,6 +123,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     standalone: either(page.standalone, document.standalone),
     products: either(page.products, document.products),
     camel: either(page.camel, document.camel),
+    eponyms: either(page.eponyms, document.eponyms),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -184,7 +193,10 @@ function buildContext(text: string): TermContext {
   // or a setting's words. Not surnames with a capital inside (McCloskey, MacKenzie), which codeShaped leaves out.
   const camel = new Set<string>();
   if (technical) for (const token of tokens) if (/^[^\p{L}]*\p{Lu}\p{Ll}+\p{Lu}/u.test(token) && codeShaped(token)) for (const part of token.match(/\p{Lu}\p{Ll}{2,}/gu) ?? []) camel.add(part.toLowerCase());
-  return { lower, headings, standalone, products, camel, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // Capitalised words before a method's head noun (Huffman coding, Huffman tables): an eponym of the text.
+  const eponyms = new Set<string>();
+  if (technical) for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Lu}\p{Ll}+(?=(?:['’]s)?[ \t\n])/gu)) if (EPONYM_IN_TECHNICAL.test(text.slice(match.index + match[0].length, match.index + match[0].length + 40))) eponyms.add(match[0].toLowerCase());
+  return { lower, headings, standalone, products, camel, eponyms, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 /**
@@ -199,8 +211,15 @@ export function technicalPaper(text: string): boolean {
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 
+/**
+ * A word the document names a method with and never writes beside another capitalised word: "Huffman" of
+ * "Huffman coding" written alone three times or more. A person the text names is given a full name somewhere.
+ */
+const methodWord = (word: string, context: TermContext) => context.eponyms.has(word) && context.standalone.has(word);
+
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
+  if (methodWord(word, context)) return true;
   if (known(word)) return false;
   return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word) || context.camel.has(word);
 }
@@ -208,7 +227,7 @@ function termWord(word: string, context: TermContext): boolean {
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
+  return codeShaped(word) || methodWord(bare, context) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */
@@ -286,7 +305,13 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   // Word lists, not names: more than six words, or one word inflecting another (Kaufleute Kaufleuten).
   if (words.length > 6) return true;
   if (bare.some((word, index) => word.length >= 5 && bare.some((other, at) => at !== index && other.length > word.length && other.startsWith(word)))) return true;
-  return bare.every((word) => termWord(word, context));
+  // In technical text, short words in capitals that are no known name make an acronym's phrase (a standard, a format, a dialect: "ISO C").
+  if (context.technical && bare.every((word, index) => !known(word) && /^\p{Lu}{1,4}$/u.test(words[index]?.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') ?? ''))) return true;
+  // A term of the document followed by a given name that is no surname: a product's release or code name (a
+  // distribution's "Debian Jessie"); a person's name ends in a surname.
+  if (context.technical && words.length === 2 && termWord(bare[0] as string, context) && FIRST_NAMES.has(bare[1] as string) && !SURNAMES.has(bare[1] as string)) return true;
+  // A word without a vowel (a variable, an abbreviation: "Ss", "Dn") counts as a term there too.
+  return bare.every((word) => termWord(word, context) || (context.technical && !known(word) && /^[a-z]{2,}$/.test(word) && !/[aeiouy]/.test(word)));
 }
 
 /**
@@ -312,4 +337,17 @@ export function mailedAcronym(value: string, cues: readonly string[]): boolean {
   if (cues.length === 0 || !cues.every((cue) => cue === 'e-mail')) return false;
   const letters = value.replace(/[^\p{L}]/gu, '');
   return /^\p{Lu}{1,3}$/u.test(letters) && !known(letters.toLowerCase());
+}
+
+/**
+ * Whether a person candidate of technical text with no cue is one word in quotation marks: a word mentioned,
+ * not used ("the \u201cVal\u201d as in value", a program's 'Name'); a person is named, not quoted.
+ */
+export function quotedWord(text: string, start: number, end: number, context: TermContext, cues: readonly string[]): boolean {
+  if (!context.technical || cues.length > 0) return false;
+  const value = text.slice(start, end);
+  if (!/^\p{L}[\p{L}'’-]*$/u.test(value)) return false;
+  const open = text.charAt(start - 1);
+  const close = text.charAt(end);
+  return (open === '"' && close === '"') || (open === '“' && close === '”') || (open === '‘' && close === '’') || (open === "'" && close === "'") || (open === '«' && close === '»') || (open === '„' && close === '“');
 }

@@ -100,6 +100,16 @@ export function trailingCode(text: string, start: number, end: number): number {
   return rest.split(/\s+/).length >= 2 ? start + rest.length : -1;
 }
 
+/** A word of two or three capitals that is no known name or suffix right after `end` on the same line ("DB", "DB's", "NL,"). */
+export function codeAfter(text: string, end: number): boolean {
+  const next = /^[ \t]([^\s]+)/u.exec(text.slice(end, end + 12));
+  if (!next) return false;
+  const code = bareWord(next[1] as string);
+  if (!/^\p{Lu}{2,3}$/u.test(code) || SUFFIX.test(code) || known(code.toLowerCase())) return false;
+  // Only punctuation may follow the code in the token ("DB.", "DB's"), not a hyphen and more ("DB-4").
+  return /^[^\p{L}\p{N}]*\p{Lu}{2,3}(?:['’]s)?[.,;:!?)"'”’]*$/u.test(next[1] as string);
+}
+
 /** A minus sign, hyphen or two glued before `start` after a space or bracket: a command-line option ("−LE", "--Verbose"). */
 export function optionDash(text: string, start: number): boolean {
   // Also a fragment after a glued ellipsis ("…Sec", "...USec": a suffix, not a word).
@@ -174,6 +184,9 @@ export function unlikelyName(text: string, start: number, end: number, context: 
   const foreign = context.noEnglish || foreignLine(text, start, end, !context.technical);
   if (words.length === 1) {
     const word = bare[0] as string;
+    // A code of two or three capitals right after one capitalised word: as inside a candidate (`trailingCode`), a
+    // place's country, a product's kind or a credential, and no name ("Berkeley DB", "Hasselt NL").
+    if (/\p{Ll}/u.test(words[0] as string) && codeAfter(text, end)) return true;
     // In technical text a word in capitals alone is an acronym or a variable (LANG, COLON), known name or not;
     // a reference list's surname has its given name or initial after a comma (HARRIS, P.).
     if (!after && context.technical && /^\p{Lu}{4,}$/u.test(bareWord(words[0] as string)) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(end, end + 6))) return true;
@@ -202,7 +215,7 @@ const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|tr
 // The head noun may open the next line ("… and Huffman\ncoding").
 const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?(?:[ \\t]+|[ \\t]*\\n[ \\t]*)(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
 const EPONYM_ANY = eponymAfter(EPONYM_STRICT);
-const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
+export const EPONYM_IN_TECHNICAL = eponymAfter(EPONYM_TECHNICAL);
 
 /**
  * Whether a candidate names a method rather than a person: a head noun in lower case right after it ("Huffman

@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, capitalisedLine, codeShaped, listedWords, mailedAcronym, nonNameWord, productAround, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { backedBy, capitalisedLine, codeShaped, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -295,7 +295,7 @@ export function findNames(text: string, document: DocumentContext | null = null)
     const termEvidence = context.technical ? backed : evidence;
     if (unlikelyName(text, trimmed.start, trimmed.end, context, backed, evidence)) return [];
     // A heading's document word with no cue ("Appendix A"); an acronym only an e-mail address backs ("TEX", tex-k@…).
-    if (nonNameWord(value, context, trimmed.cues) || mailedAcronym(value, trimmed.cues)) return [];
+    if (nonNameWord(value, context, trimmed.cues) || mailedAcronym(value, trimmed.cues) || quotedWord(text, trimmed.start, trimmed.end, context, trimmed.cues)) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
