@@ -1,7 +1,8 @@
 // Developer harness (not a benchmark): the export's worker tasks for the 50-page bench input run one after the
 // other on this thread, each timed: `node --import tsx --cpu-prof --cpu-prof-dir DIR bench/profile-export.ts`.
 // PROFILE_FILE=path.pdf: that file instead, boxed as the export bench boxes the real-world corpus (corpusBoxes).
-// PROFILE_MARKS=1 prints each step's start and end (µs, the clock of the .cpuprofile) to cut a profile by step;
+// PROFILE_MARKS=1 prints each step's start and end (µs on the clock of a .cpuprofile, then ms on that of
+// --trace-gc) to cut a profile or a GC trace by step;
 // the export bench prints the same marks around each export.
 // First, as in the worker's entry (worker/native-builtins.ts).
 import { restoreNativeBuiltins } from '../worker/native-builtins.js';
@@ -63,7 +64,7 @@ const time = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
   const from = process.hrtime.bigint() / 1000n;
   const result = await work();
   const used = process.cpuUsage(cpu);
-  if (process.env.PROFILE_MARKS) console.log(`mark ${name} ${from} ${process.hrtime.bigint() / 1000n}`);
+  if (process.env.PROFILE_MARKS) console.log(`mark ${name} ${from} ${process.hrtime.bigint() / 1000n} ${(started).toFixed(0)} ${performance.now().toFixed(0)}`);
   console.log(`${name}: ${(performance.now() - started).toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU`);
   return result;
 };
