@@ -18,10 +18,10 @@ import { redactPageContent } from './vector/redact.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
-// The rewritten pages are then read back by pdf.js, independently of the rewriting: no word of the source that
-// lay under a box may come back, and no word of the result may lie under one. A page that cannot be rewritten
-// or fails that check is rendered (raster path) instead; the reason travels with it. The two-way check against
-// the source page (fidelity/) is not made here but once, on the written file (verify.ts): a page it refuses is
+// A page that cannot be rewritten is rendered (raster path) instead; the reason travels with it. The rewritten
+// pages are read back by pdf.js, independently of the rewriting, not here but once, on the written file
+// (verify.ts): no word of the source that lay under a box may come back, no word of the result may lie under one
+// (rewrite-check.ts), and the two-way check against the source page (fidelity/). A page either refuses is
 // rendered and the file made again (main/jobs/export/verify.ts).
 
 /** A rewritten page, or why the page must be rendered. */
