@@ -94,10 +94,25 @@ const PROSE = [
   'ninja-build/manual.html',
 ];
 
-/** A prose document's text in pages of about 400 words, cut at line ends (HTML reduced to its text). */
+/**
+ * Prose of the TeX community that no bucket holds (tenth round of issue 28): a font family's documentation written
+ * as a paper, the TeX Live guide of 2021 (its LaTeX source, made into text by detex) and the long manuals of bucket 2
+ * (over 40 pages, so in no split). None lies in a directory that holds a held-out (bucket 0) PDF.
+ */
+const TEX_PROSE = [
+  '/usr/share/doc/fonts-lmodern/lm-info.pdf',
+  `${TEXLIVE}/texlive/texlive-en/archive/live-2021.tex.gz`,
+  `${TEXLIVE}/luatex/chickenize/chickenize.pdf`,
+  `${TEXLIVE}/pdftex/manual/pdftex-a.pdf`,
+  `${TEXLIVE}/luatex/cloze/cloze.pdf`,
+  `${TEXLIVE}/lualatex/ekdosis/ekdosis.pdf`,
+];
+
+/** A prose document's text in pages of about 400 words, cut at line ends (HTML reduced to its text, LaTeX by detex). */
 function prosePages(file: string): string[] | null {
   try {
     let text = file.endsWith('.gz') ? execFileSync('zcat', [file], { encoding: 'utf8', maxBuffer: 64 << 20 }) : fs.readFileSync(file, 'utf8');
+    if (/\.tex(\.gz)?$/.test(file)) text = execFileSync('detex', [], { input: text, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['pipe', 'pipe', 'ignore'] });
     if (/\.html?$/.test(file)) {
       text = text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<(?:br|p|div|h\d|li|tr|pre|dt|dd)\b[^>]*>/gi, '\n').replace(/<[^>]+>/g, ' ');
       text = text.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;|&rsquo;/g, '’').replace(/&amp;/g, '&');
@@ -129,6 +144,13 @@ export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
     return PROSE.flatMap((name) => {
       const pages = prosePages(path.join('/usr/share/doc', name));
       return pages && pages.length > 0 ? [{ id: name, split, source: 'prose-docs' as const, pages }] : [];
+    });
+  }
+  // BENCH_TECHNICAL_DEV_TEXPROSE=1 (dev only): the TeX community's prose above instead (tenth round of issue 28).
+  if (split === 'dev' && process.env.BENCH_TECHNICAL_DEV_TEXPROSE === '1') {
+    return TEX_PROSE.flatMap((file) => {
+      const pages = file.endsWith('.pdf') ? pdfPages(file, [1, 1000]) : prosePages(file);
+      return pages && pages.length > 0 ? [{ id: path.basename(file), split, source: 'tex-papers' as const, pages }] : [];
     });
   }
   // BENCH_TECHNICAL_DEV_BUCKET=3: a further working split (bucket 3, first read in the fourth round of issue 28).
