@@ -141,8 +141,22 @@ function boundsOf(points: readonly number[]): { x1: number; y1: number; x2: numb
 
 /** The box (left, bottom)–(right, top) under `m`: its corners (left, bottom), (right, bottom), (right, top), (left, top). */
 function cornersUnder(m: Matrix, left: number, bottom: number, right: number, top: number): Glyph['quad'] {
-  const [a, b, c, d, e, f] = m;
+  const a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
   return [a * left + c * bottom + e, b * left + d * bottom + f, a * right + c * bottom + e, b * right + d * bottom + f, a * right + c * top + e, b * right + d * top + f, a * left + c * top + e, b * left + d * top + f];
+}
+
+/** The bounds of the box (left, bottom)–(right, top) under `m`, without its corners as an array. */
+function emBounds(m: Matrix, left: number, bottom: number, right: number, top: number): Glyph['em'] {
+  const a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
+  const x0 = a * left + c * bottom + e;
+  const y0 = b * left + d * bottom + f;
+  const x1 = a * right + c * bottom + e;
+  const y1 = b * right + d * bottom + f;
+  const x2 = a * right + c * top + e;
+  const y2 = b * right + d * top + f;
+  const x3 = a * left + c * top + e;
+  const y3 = b * left + d * top + f;
+  return { x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3) };
 }
 
 const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
@@ -237,9 +251,13 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         top = ascent * size;
       }
       // Its corners in user space and their bounds; the em box (a line's full height) of horizontal text too.
+      // Bounds are taken straight from the corners: this runs for every glyph a check reads, several times a page.
       const quad = cornersUnder(base, left, bottom, right, top);
-      const { x1, y1, x2, y2 } = boundsOf(quad);
-      const em: Glyph['em'] = vertical ? { x1, y1, x2, y2 } : boundsOf(cornersUnder(base, left, -0.25 * size, right, 0.95 * size));
+      const x1 = Math.min(quad[0], quad[2], quad[4], quad[6]);
+      const y1 = Math.min(quad[1], quad[3], quad[5], quad[7]);
+      const x2 = Math.max(quad[0], quad[2], quad[4], quad[6]);
+      const y2 = Math.max(quad[1], quad[3], quad[5], quad[7]);
+      const em: Glyph['em'] = vertical ? { x1, y1, x2, y2 } : emBounds(base, left, -0.25 * size, right, 0.95 * size);
       const unicode = op.unicode ?? '';
       const code = op.originalCharCode;
       const text = glyphText(table, code, unicode);

@@ -105,6 +105,30 @@ export function joinedText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index:
 }
 
 /**
+ * Glyphs sorted by `middle` (descending) put in groups: each joins the first group whose first glyph's middle is
+ * within 0.4 of the larger of their sizes, else starts one. Groups whose first glyph lies further above than any
+ * size allows are passed over for good (the middles only fall), which keeps a page's lines linear to group.
+ */
+function grouped(sorted: readonly Glyph[], middle: (glyph: Glyph) => number, size: (glyph: Glyph) => number): Glyph[][] {
+  const groups: Glyph[][] = [];
+  let reach = 0;
+  for (const glyph of sorted) reach = Math.max(reach, size(glyph) * 0.4);
+  let start = 0;
+  for (const glyph of sorted) {
+    const at = middle(glyph);
+    while (start < groups.length && middle((groups[start] as Glyph[])[0] as Glyph) - at >= reach) start += 1;
+    let group: Glyph[] | undefined;
+    for (let index = start; index < groups.length && !group; index += 1) {
+      const first = (groups[index] as Glyph[])[0] as Glyph;
+      if (Math.abs(middle(first) - at) < Math.max(size(first), size(glyph)) * 0.4) group = groups[index];
+    }
+    if (group) group.push(glyph);
+    else groups.push([glyph]);
+  }
+  return groups;
+}
+
+/**
  * The kept glyphs' text in reading order rather than drawing order (lines top to bottom, left to right; vertical
  * columns right to left, top to bottom), folded and joined: a producer may draw a word's letters in any order,
  * and a reader such as poppler puts them back in place.
@@ -113,26 +137,8 @@ export function visualText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index:
   const kept = glyphs.filter((glyph, index) => keep(glyph, index) && glyph.text !== '');
   const horizontal = kept.filter((glyph) => !glyph.vertical);
   const vertical = kept.filter((glyph) => glyph.vertical);
-  const lines: Glyph[][] = [];
-  for (const glyph of [...horizontal].sort((a, b) => b.y1 + b.y2 - (a.y1 + a.y2))) {
-    const middle = (glyph.y1 + glyph.y2) / 2;
-    const line = lines.find((entry) => {
-      const first = entry[0] as Glyph;
-      return Math.abs((first.y1 + first.y2) / 2 - middle) < Math.max(first.y2 - first.y1, glyph.y2 - glyph.y1) * 0.4;
-    });
-    if (line) line.push(glyph);
-    else lines.push([glyph]);
-  }
-  const columns: Glyph[][] = [];
-  for (const glyph of [...vertical].sort((a, b) => b.x1 + b.x2 - (a.x1 + a.x2))) {
-    const middle = (glyph.x1 + glyph.x2) / 2;
-    const column = columns.find((entry) => {
-      const first = entry[0] as Glyph;
-      return Math.abs((first.x1 + first.x2) / 2 - middle) < Math.max(first.x2 - first.x1, glyph.x2 - glyph.x1) * 0.4;
-    });
-    if (column) column.push(glyph);
-    else columns.push([glyph]);
-  }
+  const lines = grouped([...horizontal].sort((a, b) => b.y1 + b.y2 - (a.y1 + a.y2)), (glyph) => (glyph.y1 + glyph.y2) / 2, (glyph) => glyph.y2 - glyph.y1);
+  const columns = grouped([...vertical].sort((a, b) => b.x1 + b.x2 - (a.x1 + a.x2)), (glyph) => (glyph.x1 + glyph.x2) / 2, (glyph) => glyph.x2 - glyph.x1);
   const text = [...lines.map((line) => line.sort((a, b) => a.x1 - b.x1)), ...columns.map((column) => column.sort((a, b) => b.y2 - a.y2))]
     .map((group) => group.map((glyph) => glyph.text).join(''))
     .join(' ');

@@ -114,7 +114,8 @@ function imagePrint(page: PDFPageProxy, id: string): Promise<string | null> {
 /** Deep equality of operator arguments (typed arrays by value). */
 function same(a: unknown, b: unknown): boolean {
   // Ids of objects pdf.js sends apart (images, masks, patterns, fonts) say nothing of their content.
-  if (typeof a === 'string') return a === b && !OBJECT_ID.test(a);
+  // (Every id is four characters or more: shorter strings, most glyphs' text, need no test.)
+  if (typeof a === 'string') return a === b && (a.length < 4 || !OBJECT_ID.test(a));
   if (a === b) return true;
   if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
@@ -126,9 +127,17 @@ function same(a: unknown, b: unknown): boolean {
     for (let index = 0; index < x.length; index += 1) if (!same(x[index], y[index])) return false;
     return true;
   }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && same((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  // Own enumerable keys, as Object.keys gives them, counted without building the lists (glyph by glyph, a page's worth).
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in x) {
+    if (!Object.hasOwn(x, key)) continue;
+    count += 1;
+    if (!Object.hasOwn(y, key) || !same(x[key], y[key])) return false;
+  }
+  for (const key in y) if (Object.hasOwn(y, key)) count -= 1;
+  return count === 0;
 }
 
 function transformedBounds(m: Matrix, x1: number, y1: number, x2: number, y2: number): Rect {

@@ -65,9 +65,9 @@ export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy
   return placed.map((at) => {
     const rgba = context.getImageData(at.left, at.top, at.width, at.height).data;
     const pixels = new Uint8Array(at.width * at.height);
-    for (let index = 0; index < pixels.length; index += 1) {
-      const offset = index * 4;
-      pixels[index] = ((rgba[offset] ?? 255) * 77 + (rgba[offset + 1] ?? 255) * 150 + (rgba[offset + 2] ?? 255) * 29) >>> 8;
+    // getImageData gives exactly width × height × 4 bytes: every index read here exists.
+    for (let index = 0, offset = 0; index < pixels.length; index += 1, offset += 4) {
+      pixels[index] = ((rgba[offset] as number) * 77 + (rgba[offset + 1] as number) * 150 + (rgba[offset + 2] as number) * 29) >>> 8;
     }
     return { width: at.width, height: at.height, pixels };
   });

@@ -109,7 +109,8 @@ function centerOf(quad: readonly Point[]): Point {
 }
 
 function advanceBy(matrix: Matrix, distance: number, vertical = false): Matrix {
-  const [a, b, c, d, e, f] = matrix;
+  // By index, not destructured: per glyph, and destructuring allocates an iterator here.
+  const a = matrix[0], b = matrix[1], c = matrix[2], d = matrix[3], e = matrix[4], f = matrix[5];
   return vertical ? [a, b, c, d, e + distance * c, f + distance * d] : [a, b, c, d, e + distance * a, f + distance * b];
 }
 
@@ -264,12 +265,20 @@ function clearOfAreas(text: Matrix, ctm: Matrix, horizontal: number, size: numbe
   let y1: number;
   let x2: number;
   let y2: number;
-  if (!visibleInk || ink === 'none') [x1, y1, x2, y2] = [Math.min(0, advance), TEXT_BAND.y1, Math.max(0, advance), TEXT_BAND.y2];
-  else if (ink === undefined) [x1, y1, x2, y2] = [Math.min(0, advance), font?.descent ?? -0.25, Math.max(0, advance), font?.ascent ?? 1];
-  else ({ x1, y1, x2, y2 } = ink);
-  // [horizontal 0 0 size 0 rise] × text × ctm, as multiply() composes them.
-  const [ta, tb, tc, td, te, tf] = text;
-  const [ca, cb, cc, cd, ce, cf] = ctm;
+  if (!visibleInk || ink === 'none') {
+    x1 = Math.min(0, advance);
+    y1 = TEXT_BAND.y1;
+    x2 = Math.max(0, advance);
+    y2 = TEXT_BAND.y2;
+  } else if (ink === undefined) {
+    x1 = Math.min(0, advance);
+    y1 = font?.descent ?? -0.25;
+    x2 = Math.max(0, advance);
+    y2 = font?.ascent ?? 1;
+  } else ({ x1, y1, x2, y2 } = ink);
+  // [horizontal 0 0 size 0 rise] × text × ctm, as multiply() composes them (by index: this runs per glyph).
+  const ta = text[0], tb = text[1], tc = text[2], td = text[3], te = text[4], tf = text[5];
+  const ca = ctm[0], cb = ctm[1], cc = ctm[2], cd = ctm[3], ce = ctm[4], cf = ctm[5];
   const pa = horizontal * ta;
   const pb = horizontal * tb;
   const pc = size * tc;
