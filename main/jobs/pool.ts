@@ -48,6 +48,13 @@ export function workerEntry(): string {
   return found;
 }
 
+/**
+ * Each thread's young generation (three semi-spaces' worth). Reading a page makes many short-lived objects (a glyph,
+ * its corners and bounds, pdf.js's text items); with V8's default the scavenger ran for a fifth of an export's
+ * time, with 64 MB semi-spaces about half that (bench/profile-export.ts). V8 grows the space only as it is used.
+ */
+const YOUNG_GENERATION_MB = 192;
+
 export interface RunOptions {
   signal: AbortSignal;
   onProgress: (progress: WorkerProgress) => void;
@@ -74,7 +81,7 @@ export class WorkerPool {
       minThreads: 0,
       maxThreads: size,
       idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: this.limits.workerHeapMb, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 },
+      resourceLimits: { maxOldGenerationSizeMb: this.limits.workerHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: 4 },
       workerData: { parserLimits: this.limits },
     });
   }
