@@ -82,7 +82,7 @@ try {
     const outputPath = `${workPrefix}-out.pdf`;
     const assembled = await time('assemble', () => assemble({ kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix, stamps: null }, () => undefined));
     const verified = await time('verify', () => verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: true }));
-    await time('search', () => searchOutput({ kind: 'export-search', exportId: 1, path: outputPath, format: 'pdf', withheld: verified.withheld ?? [] }));
+    await time('search', () => searchOutput({ kind: 'export-search', exportId: 1, path: outputPath, format: 'pdf', withheld: verified.withheld ?? [], sha256: assembled.sha256, ...(verified.pageText && { pageText: verified.pageText }) }));
     const failed = (verified.verification.certificates ?? []).filter((certificate) => !certificate.passed).length;
     console.log(`refused ${verified.refused?.length ?? 0}, certificates ${verified.verification.certificates?.length ?? 0}; pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}, sha256 ${assembled.sha256.slice(0, 12)}`);
   }

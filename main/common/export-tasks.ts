@@ -314,6 +314,11 @@ export interface ExportVerifyResult {
   /** The withheld texts of the checked pages (folded), for the whole-file search; held in memory only. */
   withheld?: string[];
   /**
+   * Each checked output page's text as the whole-file search reads it (worker/release-check textContentText), read
+   * here from the same bytes: the search reads only the other pages.
+   */
+  pageText?: Record<number, string>;
+  /**
    * Pages redacted in their content that failed (b) or (c) of the two-way check on the written file: the file
    * must not be released; the runner renders these pages instead and makes the file again (main/jobs/export/verify.ts madeAndVerified).
    */
@@ -342,6 +347,9 @@ export interface ExportSearchTask {
   allowance?: Record<string, number>;
   /** Zip: the entries that are released PDFs (each checked on its own already). */
   released?: string[];
+  /** PDF: the digest the page checks read (the file must still be it), and the page texts they read (ExportVerifyResult). */
+  sha256?: string;
+  pageText?: Record<number, string>;
 }
 
 export interface ExportSearchResult {

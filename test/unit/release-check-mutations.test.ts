@@ -358,7 +358,11 @@ describe('verification of a written release (the worker\'s verify() and searchOu
   }
 
   const verifyFile = (bytes: Buffer, structure = false) => verify({ kind: 'export-verify', exportId: 1, ...written(bytes), expectedPages: 2, checks: checks(), structure });
-  const searchFile = (bytes: Buffer, withheld: string[], format: 'pdf' | 'zip' = 'pdf') => searchOutput({ kind: 'export-search', exportId: 1, path: written(bytes).path, format, withheld });
+  // As the runner does, a PDF's search may be handed the page texts its page checks read (verify's pageText).
+  const searchFile = (bytes: Buffer, withheld: string[], format: 'pdf' | 'zip' = 'pdf', checked?: { pageText?: Record<number, string> }) => {
+    const file = written(bytes);
+    return searchOutput({ kind: 'export-search', exportId: 1, path: file.path, format, withheld, ...(checked?.pageText && { pageText: checked.pageText, sha256: file.sha256 }) });
+  };
 
   async function failure(run: Promise<unknown>): Promise<string> {
     const error = await run.then(
@@ -373,6 +377,9 @@ describe('verification of a written release (the worker\'s verify() and searchOu
     const result = await verifyFile(clean, true);
     expect(result.withheld).toEqual([SECRET.toLowerCase()]);
     await expect(searchFile(clean, result.withheld ?? [])).resolves.toEqual({ kind: 'export-search', shown: { [SECRET.toLowerCase()]: 0 } });
+    // The page texts the checks read are the ones the search would read (both pages checked: it reads none itself).
+    expect(Object.keys(result.pageText ?? {}).sort()).toEqual(['1', '2']);
+    await expect(searchFile(clean, result.withheld ?? [], 'pdf', result)).resolves.toEqual({ kind: 'export-search', shown: { [SECRET.toLowerCase()]: 0 } });
     await expect(searchFile(await releaseZip({ pdf: clean }), result.withheld ?? [], 'zip')).resolves.toBeTruthy();
   });
 
@@ -406,10 +413,18 @@ describe('verification of a written release (the worker\'s verify() and searchOu
   ] as const)('the whole-file search fails %s, naming the file and %s, never the text', async (_name, place, plant) => {
     const planted = await mutate(clean, plant);
     // The page checks pass (the page text holds no more than before); the object search does not.
-    const { withheld } = await verifyFile(planted);
-    const message = await failure(searchFile(planted, withheld ?? []));
+    const verified = await verifyFile(planted);
+    const message = await failure(searchFile(planted, verified.withheld ?? [], 'pdf', verified));
+    expect(await failure(searchFile(planted, verified.withheld ?? []))).toBe(message);
     expect(message).toContain(`the file (${place})`);
     expect(message).not.toMatch(secret);
+  });
+
+  it('the search refuses page texts read from another file than the one it searches', async () => {
+    const checked = await verifyFile(clean);
+    const planted = await mutate(clean, (doc) => plantInfoTitle(doc, PDFHexString.fromText('A new title')));
+    const message = await failure(searchOutput({ kind: 'export-search', exportId: 1, path: written(planted).path, format: 'pdf', withheld: checked.withheld ?? [], pageText: checked.pageText ?? {}, sha256: written(clean).sha256 }));
+    expect(message).toContain('not the one its pages were checked in');
   });
 
   it('the package search fails the name in the index CSV, naming the entry, never the text', async () => {

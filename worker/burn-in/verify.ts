@@ -10,7 +10,7 @@ import type { SourceWord } from './words.js';
 import { openPdf } from './pdfjs.js';
 import { PageReadings, readAnew } from '../pdf-glyphs/index.js';
 import { structureProblems } from './sanitize.js';
-import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
+import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, textContentText, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
 
 // The check a produced PDF must pass before its export may complete. It reads the written bytes back, with
 // both libraries, independently of how they were made; a file's pages may be checked by several tasks at once.
@@ -108,6 +108,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     const certificates: PageCertificate[] = [];
     const withheldTexts = new Set<string>();
     const refused: RefusedPage[] = [];
+    const pageText: Record<number, string> = {};
     for (const check of task.checks) {
       const plan = check.certify;
       // Each page is opened once for all its checks: its operator list (fonts, glyphs) serves the glyph reading,
@@ -130,6 +131,8 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
         if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
         withheldWords += withheld.length;
         comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings, outputWords);
+        // The page's text for the whole-file search, from the reading the checks above kept.
+        pageText[check.outputPage] = await textContentText(outputPage, readings);
       } finally {
         // Dropped with the page: memory stays that of the pages open at once.
         readings.drop(outputPage);
@@ -145,7 +148,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
         refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${comparison.problems.join('; ')}` });
       }
     }
-    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], ...(refused.length > 0 && { refused }) };
+    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], pageText, ...(refused.length > 0 && { refused }) };
   } finally {
     await sources.close();
     await document.destroy();
@@ -165,9 +168,10 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
     if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
     return { kind: 'export-search', shown: {} };
   }
+  if (task.sha256 && createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the file searched is not the one its pages were checked in');
   const document = await openPdf(bytes);
   try {
-    const pages = await fileText(document);
+    const pages = await fileText(document, new Map(Object.entries(task.pageText ?? {}).map(([page, text]) => [Number(page), text])));
     const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
     const leaks = await checkPdfObjects(document, parsed.context, bytes, withheld, pages);
     if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));

@@ -30,10 +30,18 @@ export async function textContentText(page: PDFPageProxy, reader: Pick<PageReade
   return fold(text);
 }
 
-/** Every page's text of a file by pdf.js's reading: what the release shows, for object-level allowances. */
-export async function fileText(output: PDFDocumentProxy): Promise<string[]> {
+/**
+ * Every page's text of a file by pdf.js's reading: what the release shows, for object-level allowances. `known`:
+ * pages whose text (textContentText) was read already from the same bytes, by the page checks.
+ */
+export async function fileText(output: PDFDocumentProxy, known: ReadonlyMap<number, string> = new Map()): Promise<string[]> {
   const pages: string[] = [];
   for (let number = 1; number <= output.numPages; number += 1) {
+    const read = known.get(number);
+    if (read !== undefined) {
+      pages.push(read);
+      continue;
+    }
     const page = await output.getPage(number);
     try {
       pages.push(await textContentText(page));

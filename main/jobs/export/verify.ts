@@ -26,7 +26,9 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
   // Then the whole file, object by object, for every withheld text of its pages (worker/release-check/); a file
   // with refused pages is made again (renderRefused), and the new one searched.
   const withheld = [...new Set(results.flatMap((result) => result.withheld ?? []))];
-  const searched = refused.length > 0 ? { shown: {} } : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld }, { signal: ctx.signal, onProgress: () => undefined });
+  const pageText = Object.assign({}, ...results.map((result) => result.pageText ?? {})) as Record<number, string>;
+  const searched =
+    refused.length > 0 ? { shown: {} } : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld, sha256: assembled.sha256, pageText }, { signal: ctx.signal, onProgress: () => undefined });
   const verification = results.reduce<ExportVerification>(
     (sum, { verification }) => ({
       pages: verification.pages,
