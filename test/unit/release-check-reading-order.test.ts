@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { foldText } from '../../main/common/fold-text.js';
 import type { Glyph } from '../../worker/pdf-glyphs/interpret.js';
 import { visualText } from '../../worker/release-check/strings.js';
+import { token } from '../../worker/burn-in/words.js';
 
 // visualText groups a page's glyphs into lines without comparing each glyph with every line, and foldText skips
 // Unicode normalisation for plain ASCII: both must give exactly what the plain definitions give.
@@ -65,5 +66,15 @@ describe('reading order and folding, fast paths', () => {
       { numRuns: 2000 },
     );
     expect(foldText('ＡＢＣ ﬁ\u200b X')).toBe('abcfix');
+  });
+
+  it('token gives plain ASCII what NFKC without whitespace gives it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 40 }), (text) => {
+        expect(token(text)).toBe(text.normalize('NFKC').replace(/\s+/gu, ''));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(token('ﬁle\u00a0name')).toBe('filename');
   });
 });

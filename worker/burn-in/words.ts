@@ -133,8 +133,12 @@ export async function wordsFromRuns(runs: readonly TextRun[], fontWidths: (fontN
   return words;
 }
 
+/** Printable ASCII without spaces: NFKC leaves it as it is and it holds no whitespace. */
+const PLAIN = /^[\x21-\x7e]*$/u;
+
 /** NFKC, without whitespace: the form words are compared in. */
 export function token(text: string): string {
+  if (PLAIN.test(text)) return text;
   return text.normalize('NFKC').replace(/\s+/gu, '');
 }
 
