@@ -4,7 +4,7 @@ import { renderAreas } from '../../worker/burn-in/fidelity/pixels.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { pagePdf, standardFont } from '../helpers/vector-pdfs.js';
 
-// The fidelity check draws the operator list it read (fidelity/display-list.ts) instead of letting pdf.js build a
+// The fidelity check draws the operator list it read (burn-in/display-list.ts) instead of letting pdf.js build a
 // second one for the canvas. That leans on pdf.js's per-intent state of a page: these tests fail if it changes.
 
 const DPI = 100;

@@ -6,7 +6,7 @@ import { restoreNativeBuiltins } from '../native-builtins.js';
 import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { itemText, readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
-import { recordTransparency } from './fidelity/display-list.js';
+import { recordTransparency } from './display-list.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
 // Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.

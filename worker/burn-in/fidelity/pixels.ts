@@ -2,7 +2,7 @@ import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Rect } from '../geometry.js';
 import type { Skips } from './tiles.js';
-import { drawReadList } from './display-list.js';
+import { drawReadList } from '../display-list.js';
 
 // Renders a page's area in grey and compares two renderings outside masked rectangles.
 
