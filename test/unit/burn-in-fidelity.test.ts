@@ -1,21 +1,25 @@
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import type { BurnBox, DrawnBox } from '../../main/common/export-tasks.js';
-import { asRects, comparePixels, compareWords, drawnAreas, twoWayCheck } from '../../worker/burn-in/fidelity/index.js';
+import { asRects, comparePage, comparePixels, compareWords, drawnAreas, wordsOfPage } from '../../worker/burn-in/fidelity/index.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
-import { checkRewritten, pageWords, sortWords, type Candidate } from '../../worker/burn-in/vector-pages.js';
+import { rewrittenProblems, type RewrittenLists } from '../../worker/burn-in/rewrite-check.js';
+import { pageWords, sortWords } from '../../worker/burn-in/vector-pages.js';
 import { InkCursor, pageInk } from '../../worker/burn-in/vector/ink.js';
 import { redactPageContent } from '../../worker/burn-in/vector/redact.js';
 import { box, helvetica, helveticaWidth, pagePdf } from '../helpers/vector-pdfs.js';
 
 // The two-way check: a rewritten page whose content lost text outside the drawn areas is caught by (b) words
 // and (c) pixels, so method auto renders it instead. The leak check alone (the code before issue 15) passed it.
+// Both run as verification runs them on the written file (verify.ts): the read-back against the rewriting's
+// lists (rewrite-check.ts) first, then, on a page that passes it, comparePage against the source page.
 
 const ABOVE = 'BT /F1 12 Tf 72 713 Td (Aboveline stays) Tj ET';
 const MIDDLE = 'BT /F1 12 Tf 72 700 Td (Keepword Secretword) Tj ET';
 const BELOW = 'BT /F1 12 Tf 72 687 Td (Belowline stays) Tj ET';
 const PAGE = `${ABOVE} ${MIDDLE} ${BELOW}`;
+const PADDING = 0.5;
 
 async function secretBox(): Promise<BurnBox> {
   const start = 72 + (await helveticaWidth('Keepword ', 12));
@@ -24,7 +28,14 @@ async function secretBox(): Promise<BurnBox> {
 
 type Drawn = DrawnBox[];
 
-async function candidate(bytes: Buffer, boxes: BurnBox[], redacted: (doc: PDFDocument, page: PDFPageProxy) => Promise<{ content: Uint8Array; drawn: Drawn }>): Promise<{ doc: PDFDocument; candidate: Candidate & { drawn: Drawn } }> {
+/** A page rewritten by `redacted`: the file with its new content (no boxes drawn over it), the rewriting's lists and drawn areas. */
+interface Rewritten {
+  written: Uint8Array;
+  lists: RewrittenLists;
+  drawn: Drawn;
+}
+
+async function rewritten(bytes: Buffer, boxes: BurnBox[], redacted: (doc: PDFDocument, page: PDFPageProxy) => Promise<{ content: Uint8Array; drawn: Drawn }>): Promise<Rewritten> {
   const doc = await PDFDocument.load(bytes);
   const document = await openPdf(bytes);
   try {
@@ -32,18 +43,29 @@ async function candidate(bytes: Buffer, boxes: BurnBox[], redacted: (doc: PDFDoc
     const words = await pageWords(page);
     const visible = { x1: 0, y1: 0, x2: 612, y2: 792 };
     const made = await redacted(doc, page);
-    return { doc, candidate: { page: 1, boxes, redacted: made.content, visible, drawn: made.drawn, ...sortWords(words, [], boxes, 0.5, visible) } };
+    const { withheld, kept } = sortWords(words, [], boxes, PADDING, visible);
+    doc.getPage(0).node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(made.content)));
+    return { written: await doc.save({ useObjectStreams: false }), lists: { boxes, visible, kept, withheld: [...withheld] }, drawn: made.drawn };
   } finally {
     await document.destroy();
   }
 }
 
-async function twoWay(bytes: Buffer, made: { doc: PDFDocument; candidate: Candidate & { drawn: Drawn } }): Promise<string[]> {
-  const source = await openPdf(bytes);
+/**
+ * The written page checked as verify() checks a page redacted in its content: read back against its own lists,
+ * and when it passes, compared with the source page outside the drawn areas. Its problems; empty when it passes.
+ */
+async function checked(bytes: Buffer, made: Rewritten, twoWay = true): Promise<string[]> {
+  const [source, output] = await Promise.all([openPdf(bytes), openPdf(made.written)]);
   try {
-    return (await checkRewritten(made.doc, [made.candidate], twoWayCheck(source, 0.5))).get(1) ?? ['not checked'];
+    const [sourcePage, outputPage] = await Promise.all([source.getPage(1), output.getPage(1)]);
+    const outputWords = await wordsOfPage(outputPage);
+    const rejected = rewrittenProblems(outputWords, made.lists);
+    if (rejected.length > 0 || !twoWay) return rejected;
+    const drawn = asRects(drawnAreas(made.lists.boxes, PADDING, made.drawn));
+    return (await comparePage({ source: { document: source, page: sourcePage }, output: { document: output, page: outputPage }, drawn, kind: 'vector', outputWords })).problems;
   } finally {
-    await source.destroy();
+    await Promise.all([source.destroy(), output.destroy()]);
   }
 }
 
@@ -51,13 +73,13 @@ describe('fidelity: the two-way check of a rewritten page', () => {
   it('passes a page that lost only what lay under its box', async () => {
     const bytes = await pagePdf({ content: PAGE, resources: helvetica });
     const boxes = [await secretBox()];
-    const good = await candidate(bytes, boxes, async (doc, page) => {
-      const result = redactPageContent(doc, 0, boxes, { padding: 0.5, labels: false, ink: new InkCursor(await pageInk(page)) });
+    const good = await rewritten(bytes, boxes, async (doc, page) => {
+      const result = redactPageContent(doc, 0, boxes, { padding: PADDING, labels: false, ink: new InkCursor(await pageInk(page)) });
       if (!result.ok) throw new Error(result.reason);
       const drawn = result.drawn.map((entry) => ({ box: entry.box, redactionId: null, growth: entry.growth, rects: entry.rects.map((rect): [number, number, number, number] => [rect.x1, rect.y1, rect.x2, rect.y2]) }));
       return { content: result.redacted, drawn };
     });
-    expect(await twoWay(bytes, good)).toEqual([]);
+    expect(await checked(bytes, good)).toEqual([]);
   });
 
   it('catches a line above the box erased with it: (b) words and (c) pixels, where the leak check saw nothing', async () => {
@@ -65,9 +87,9 @@ describe('fidelity: the two-way check of a rewritten page', () => {
     const boxes = [await secretBox()];
     const erased = async () => ({ content: Buffer.from(`BT /F1 12 Tf 72 700 Td (Keepword) Tj ET ${BELOW}`), drawn: [] });
     // The check before issue 15: nothing under the box survives, so the page passed.
-    const before = await candidate(bytes, boxes, erased);
-    expect((await checkRewritten(before.doc, [before.candidate])).get(1)).toEqual([]);
-    const problems = await twoWay(bytes, await candidate(bytes, boxes, erased));
+    const made = await rewritten(bytes, boxes, erased);
+    expect(await checked(bytes, made, false)).toEqual([]);
+    const problems = await checked(bytes, made);
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatch(/^2 of 4 word\(s\) outside the drawn areas are missing from its text \(first at x 72\.0, y 7\d\d\.\d\)$/);
     expect(problems[1]).toMatch(/pixel\(s\) outside the drawn areas differ from the source \(at most 24 may\)/);
@@ -77,8 +99,8 @@ describe('fidelity: the two-way check of a rewritten page', () => {
     const bytes = await pagePdf({ content: PAGE, resources: helvetica });
     const boxes = [await secretBox()];
     // "Keepword" lost its last two letters (as font-wide bounds once cut neighbours): no box covers them.
-    const cut = await candidate(bytes, boxes, async () => ({ content: Buffer.from(`${ABOVE} BT /F1 12 Tf 72 700 Td (Keepwo) Tj ET ${BELOW}`), drawn: [] }));
-    const problems = await twoWay(bytes, cut);
+    const cut = await rewritten(bytes, boxes, async () => ({ content: Buffer.from(`${ABOVE} BT /F1 12 Tf 72 700 Td (Keepwo) Tj ET ${BELOW}`), drawn: [] }));
+    const problems = await checked(bytes, cut);
     expect(problems.some((problem) => /word\(s\) outside the drawn areas are missing/.test(problem))).toBe(true);
     expect(problems.some((problem) => /pixel\(s\) outside the drawn areas differ/.test(problem))).toBe(true);
   });

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
@@ -9,10 +9,10 @@ import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
 import { drawnAreas } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
-import { core, rewrittenProblems, under } from './rewrite-check.js';
+import { core, under } from './rewrite-check.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
-import { addFormCopies, deflated, type FormCopy } from './vector/forms.js';
-import { addImageCopies, redactImage, type ImageData } from './vector/images.js';
+import { deflated, type FormCopy } from './vector/forms.js';
+import { redactImage, type ImageData } from './vector/images.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
@@ -27,13 +27,11 @@ import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 /** A rewritten page, or why the page must be rendered. */
 export type VectorOutcome = RewrittenPage | string;
 
-/** A page rewritten in its content, before its check. */
-export interface Candidate {
+/** A page rewritten in its content, before its content is written. */
+interface Candidate {
   /** 1-based. */
   page: number;
   boxes: readonly BurnBox[];
-  /** The new content without the boxes drawn over it: what the check reads. */
-  redacted: Uint8Array;
   visible: Rect;
   /** Words the page's text put under a box (tokens), and the words that stay. */
   withheld: Set<string>;
@@ -140,54 +138,6 @@ async function imageOnlyWords(fromText: readonly SourceWord[], stored: readonly 
   return layer;
 }
 
-/** Problems of a rewritten page as pdf.js reads it; empty when it passes. */
-async function problemsOf(page: PDFPageProxy, candidate: Candidate): Promise<string[]> {
-  return rewrittenProblems(await pageWords(page), { ...candidate, withheld: [...candidate.withheld] });
-}
-
-/**
- * Reads every candidate back with pdf.js from one scratch document made of the pages of `source` (which this
- * changes: their content becomes the candidates'); returns the problems by page number. Exports do not: the
- * same read-back (rewrite-check.ts) runs once, on the written file (verify.ts), where a page that fails it is
- * refused and rendered. This is that check on its own, before assembly.
- */
-export async function checkRewritten(
-  source: PDFDocument,
-  candidates: readonly Candidate[],
-  /** The two-way check against the source page (fidelity/): run on pages that pass the leak check. */
-  fidelity?: (candidate: Candidate, page: PDFPageProxy, document: PDFDocumentProxy) => Promise<string[]>,
-): Promise<Map<number, string[]>> {
-  const scratch = await PDFDocument.create({ updateMetadata: false });
-  for (const candidate of candidates) {
-    // The page as it will be released, without the boxes and labels drawn over it.
-    source.getPage(candidate.page - 1).node.set(PDFName.of('Contents'), source.context.register(source.context.stream(candidate.redacted)));
-    addFormCopies(source, candidate.page - 1, (candidate.forms ?? []).map((form) => ({ name: form.name, ref: form.ref, deflated: deflated(form.content) })));
-    addImageCopies(source, candidate.page - 1, candidate.images ?? []);
-  }
-  const copies = await scratch.copyPages(
-    source,
-    candidates.map((candidate) => candidate.page - 1),
-  );
-  for (const copy of copies) scratch.addPage(copy);
-  const document = await openPdf(await scratch.save({ useObjectStreams: false }));
-  const problems = new Map<number, string[]>();
-  try {
-    for (const [index, candidate] of candidates.entries()) {
-      const page = await document.getPage(index + 1);
-      try {
-        const found = await problemsOf(page, candidate);
-        if (found.length === 0 && fidelity) found.push(...(await fidelity(candidate, page, document)));
-        problems.set(candidate.page, found);
-      } finally {
-        page.cleanup();
-      }
-    }
-  } finally {
-    await document.destroy();
-  }
-  return problems;
-}
-
 function contentFile(task: ExportBurnTask, page: number): string {
   return `${task.workPrefix}-d${task.source.documentId}-p${page}.content`;
 }
@@ -289,7 +239,6 @@ export async function rewritePages(
       page: request.page,
       boxes: request.boxes,
       content: result.content,
-      redacted: result.redacted,
       labelFont: result.labelFont,
       // The labels are text too: the leak check allows what they say.
       labels: result.labels,

@@ -185,19 +185,3 @@ export function drawnAreas(boxes: readonly BoxLike[], padding: number, growth: r
 export function asRects(areas: readonly (readonly [number, number, number, number])[]): Rect[] {
   return areas.map(([x1, y1, x2, y2]) => ({ x1: Math.min(x1, x2), y1: Math.min(y1, y2), x2: Math.max(x1, x2), y2: Math.max(y1, y2) }));
 }
-
-/**
- * The check method auto runs on each rewritten page before it may be used (vector-pages.ts checkRewritten): the
- * page read back from a scratch file against the source page; problems make it fall back to rendering.
- */
-export function twoWayCheck(source: PDFDocumentProxy, padding: number) {
-  return async (candidate: { page: number; boxes: readonly BoxLike[]; drawn?: readonly { rects: readonly (readonly [number, number, number, number])[] }[] }, page: PDFPageProxy, scratch: PDFDocumentProxy): Promise<string[]> => {
-    const original = await source.getPage(candidate.page);
-    try {
-      const drawn = asRects(drawnAreas(candidate.boxes, padding, candidate.drawn ?? []));
-      return (await comparePage({ source: { document: source, page: original }, output: { document: scratch, page }, drawn, kind: 'vector' })).problems;
-    } finally {
-      original.cleanup();
-    }
-  };
-}
