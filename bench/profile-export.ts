@@ -4,6 +4,8 @@
 // PROFILE_MARKS=1 prints each step's start and end (µs on the clock of a .cpuprofile, then ms on that of
 // --trace-gc) to cut a profile or a GC trace by step;
 // the export bench prints the same marks around each export.
+// PROFILE_SHOW_REFUSED=1 prints the pages verification refused and the certificates that failed, with reasons;
+// PROFILE_KEEP_OUTPUT=out.pdf keeps the first round's output (to read with pdftotext -bbox, mutool).
 // First, as in the worker's entry (worker/native-builtins.ts).
 import { restoreNativeBuiltins } from '../worker/native-builtins.js';
 import fs from 'node:fs';
@@ -84,8 +86,10 @@ try {
     const verified = await time('verify', () => verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: true }));
     await time('search', () => searchOutput({ kind: 'export-search', exportId: 1, path: outputPath, format: 'pdf', withheld: verified.withheld ?? [], sha256: assembled.sha256, ...(verified.pageText && { pageText: verified.pageText }) }));
     const failed = (verified.verification.certificates ?? []).filter((certificate) => !certificate.passed).length;
+    if (process.env.PROFILE_SHOW_REFUSED) console.log(JSON.stringify({ refused: verified.refused ?? [], failed: (verified.verification.certificates ?? []).filter((certificate) => !certificate.passed) }));
     console.log(`refused ${verified.refused?.length ?? 0}, certificates ${verified.verification.certificates?.length ?? 0}; pages ${assembled.pages}, vector ${burned.pages.filter((page) => page.method === 'vector').length}, certificates failed ${failed}, size ${assembled.size}, sha256 ${assembled.sha256.slice(0, 12)}`);
   }
 } finally {
+  if (process.env.PROFILE_KEEP_OUTPUT && fs.existsSync(path.join(dir, 'work0-out.pdf'))) fs.copyFileSync(path.join(dir, 'work0-out.pdf'), process.env.PROFILE_KEEP_OUTPUT);
   fs.rmSync(dir, { recursive: true, force: true });
 }
