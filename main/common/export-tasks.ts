@@ -298,6 +298,8 @@ export interface ExportVerifyTask {
   structure: boolean;
   /** A review copy that keeps hidden content: what the source hides is not withheld (what lay under a box still is). */
   keepHidden?: boolean;
+  /** The file's only check task: after the page checks (none refused), the whole-file search too (ExportVerifyResult.shown). */
+  search?: boolean;
 }
 
 export interface ExportVerification {
@@ -318,6 +320,8 @@ export interface ExportVerifyResult {
    * here from the same bytes: the search reads only the other pages.
    */
   pageText?: Record<number, string>;
+  /** With `search`: each withheld text's count in the file's page text, as ExportSearchResult gives it. */
+  shown?: Record<string, number>;
   /**
    * Pages redacted in their content that failed (b) or (c) of the two-way check on the written file: the file
    * must not be released; the runner renders these pages instead and makes the file again (main/jobs/export/verify.ts madeAndVerified).

@@ -357,7 +357,7 @@ describe('verification of a written release (the worker\'s verify() and searchOu
     }));
   }
 
-  const verifyFile = (bytes: Buffer, structure = false) => verify({ kind: 'export-verify', exportId: 1, ...written(bytes), expectedPages: 2, checks: checks(), structure });
+  const verifyFile = (bytes: Buffer, structure = false, search = false) => verify({ kind: 'export-verify', exportId: 1, ...written(bytes), expectedPages: 2, checks: checks(), structure, ...(search && { search }) });
   // As the runner does, a PDF's search may be handed the page texts its page checks read (verify's pageText).
   const searchFile = (bytes: Buffer, withheld: string[], format: 'pdf' | 'zip' = 'pdf', checked?: { pageText?: Record<number, string> }) => {
     const file = written(bytes);
@@ -380,6 +380,8 @@ describe('verification of a written release (the worker\'s verify() and searchOu
     // The page texts the checks read are the ones the search would read (both pages checked: it reads none itself).
     expect(Object.keys(result.pageText ?? {}).sort()).toEqual(['1', '2']);
     await expect(searchFile(clean, result.withheld ?? [], 'pdf', result)).resolves.toEqual({ kind: 'export-search', shown: { [SECRET.toLowerCase()]: 0 } });
+    // A file's only check task searches it too (a small file): the same counts.
+    expect((await verifyFile(clean, true, true)).shown).toEqual({ [SECRET.toLowerCase()]: 0 });
     await expect(searchFile(await releaseZip({ pdf: clean }), result.withheld ?? [], 'zip')).resolves.toBeTruthy();
   });
 
@@ -416,6 +418,8 @@ describe('verification of a written release (the worker\'s verify() and searchOu
     const verified = await verifyFile(planted);
     const message = await failure(searchFile(planted, verified.withheld ?? [], 'pdf', verified));
     expect(await failure(searchFile(planted, verified.withheld ?? []))).toBe(message);
+    // Searched by the file's only check task, on its own reading: the same failure.
+    expect(await failure(verifyFile(planted, false, true))).toBe(message);
     expect(message).toContain(`the file (${place})`);
     expect(message).not.toMatch(secret);
   });

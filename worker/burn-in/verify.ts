@@ -148,7 +148,9 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
         refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${comparison.problems.join('; ')}` });
       }
     }
-    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], pageText, ...(refused.length > 0 && { refused }) };
+    // The file's only check task searches it too, on the reading it holds (a small file's fixed cost is its tasks).
+    const shown = task.search && refused.length === 0 ? await searchPdfObjects(bytes, document, [...withheldTexts], pageText) : undefined;
+    return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], pageText, ...(shown && { shown }), ...(refused.length > 0 && { refused }) };
   } finally {
     await sources.close();
     await document.destroy();
@@ -171,14 +173,19 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
   if (task.sha256 && createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the file searched is not the one its pages were checked in');
   const document = await openPdf(bytes);
   try {
-    const pages = await fileText(document, new Map(Object.entries(task.pageText ?? {}).map(([page, text]) => [Number(page), text])));
-    const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
-    const leaks = await checkPdfObjects(document, parsed.context, bytes, withheld, pages);
-    if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
-    const shown: Record<string, number> = {};
-    for (const text of withheld) shown[text] = pages.reduce((sum, page) => sum + (page.split(text).length - 1), 0);
-    return { kind: 'export-search', shown };
+    return { kind: 'export-search', shown: await searchPdfObjects(bytes, document, withheld, task.pageText ?? {}) };
   } finally {
     await document.destroy();
   }
+}
+
+/** The whole-file search of a PDF already open: each withheld text's count in the page text, or a failure. */
+async function searchPdfObjects(bytes: Uint8Array, document: PDFDocumentProxy, withheld: readonly string[], pageText: Record<number, string>): Promise<Record<string, number>> {
+  const pages = await fileText(document, new Map(Object.entries(pageText).map(([page, text]) => [Number(page), text])));
+  const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+  const leaks = await checkPdfObjects(document, parsed.context, bytes, withheld, pages);
+  if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
+  const shown: Record<string, number> = {};
+  for (const text of withheld) shown[text] = pages.reduce((sum, page) => sum + (page.split(text).length - 1), 0);
+  return shown;
 }

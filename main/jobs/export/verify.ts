@@ -14,10 +14,12 @@ import { chunk, settleAll, type BuildContext, type Burned, type Releasable } fro
  */
 export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false): Promise<CheckedFile> {
   const groups = assembled.checks.length === 0 ? [[]] : chunk(assembled.checks, Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8)));
+  // A file checked by one task is searched by it too, on the reading it holds; else by a task of its own after all.
+  const single = groups.length === 1;
   const results = await settleAll(
     groups.map((checks, index) =>
       ctx.pool.run(
-        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(keepHidden && { keepHidden }) },
+        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(single && { search: true }), ...(keepHidden && { keepHidden }) },
         { signal: ctx.signal, onProgress: () => undefined },
       ),
     ),
@@ -27,8 +29,13 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
   // with refused pages is made again (renderRefused), and the new one searched.
   const withheld = [...new Set(results.flatMap((result) => result.withheld ?? []))];
   const pageText = Object.assign({}, ...results.map((result) => result.pageText ?? {})) as Record<number, string>;
+  const searchedWith = single ? results[0]?.shown : undefined;
   const searched =
-    refused.length > 0 ? { shown: {} } : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld, sha256: assembled.sha256, pageText }, { signal: ctx.signal, onProgress: () => undefined });
+    refused.length > 0
+      ? { shown: {} }
+      : searchedWith
+        ? { shown: searchedWith }
+        : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld, sha256: assembled.sha256, pageText }, { signal: ctx.signal, onProgress: () => undefined });
   const verification = results.reduce<ExportVerification>(
     (sum, { verification }) => ({
       pages: verification.pages,
