@@ -62,11 +62,11 @@ class Sources {
   }
 }
 
-async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings, outputWords?: SourceWord[]): Promise<PageComparison | null> {
+async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings, keepHidden: boolean, outputWords?: SourceWord[]): Promise<PageComparison | null> {
   const plan = check.certify;
   if (!plan || plan.sourceType !== 'pdf' || !sourcePage) return null;
   const source = await sources.get(plan.sourcePath);
-  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method, reader, ...(outputWords && { outputWords }) });
+  return comparePage({ source: { document: source, page: sourcePage }, output, drawn: asRects(plan.drawn), kind: plan.method, reader, withoutHidden: !keepHidden, ...(outputWords && { outputWords }) });
 }
 
 function certificateOf(check: PageCheck, leaked: number, comparison: PageComparison | null): PageCertificate {
@@ -130,7 +130,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
         const leaks = await checkPages(document, [{ outputPage: check.outputPage, withheld, added: check.added ?? [], page: outputPage }], readings);
         if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks, (page) => `${check.label} (output page ${page})`));
         withheldWords += withheld.length;
-        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings, outputWords);
+        comparison = await compared({ document, page: outputPage }, sources, check, sourcePage, readings, task.keepHidden === true, outputWords);
         // The page's text for the whole-file search, from the reading the checks above kept.
         pageText[check.outputPage] = await textContentText(outputPage, readings);
       } finally {

@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { itemText, readAnew, type PageReader } from '../../pdf-glyphs/index.js';
+import { isHidden, itemText, readAnew, type Glyph, type PageReader } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { fontWidthsOf, textRuns } from '../pdfjs.js';
 import { wordsFromRuns, type SourceWord, type TextRun } from '../words.js';
@@ -60,6 +60,42 @@ export interface ComparedPages {
   outputWords?: readonly SourceWord[];
   /** Where the caller keeps the pages' readings (glyphs, text) for its other checks; default read anew. */
   reader?: PageReader;
+  /**
+   * The output drops what the source hides (a release, not a review copy that keeps it): the source's words a viewer
+   * never shows (no glyph of theirs shows: covered, clipped, off, invisible but over the page's picture) are not
+   * looked for in (b).
+   */
+  withoutHidden?: boolean;
+}
+
+/**
+ * The words a viewer shows some of: each holds the centre of a glyph that shows (its box grown by its slack).
+ * Pages without hidden glyphs keep every word.
+ */
+export function shownWords(words: readonly SourceWord[], glyphs: readonly Glyph[]): readonly SourceWord[] {
+  if (!glyphs.some(isHidden)) return words;
+  // Centres of the glyphs that show, by 4 pt row, so each word looks only at the rows it spans.
+  const ROW = 4;
+  const rows = new Map<number, { x: number; y: number }[]>();
+  for (const glyph of glyphs) {
+    if (isHidden(glyph) || glyph.text.trim() === '') continue;
+    const x = (glyph.x1 + glyph.x2) / 2;
+    const y = (glyph.y1 + glyph.y2) / 2;
+    const row = Math.floor(y / ROW);
+    const list = rows.get(row);
+    if (list) list.push({ x, y });
+    else rows.set(row, [{ x, y }]);
+  }
+  return words.filter((word) => {
+    const x1 = word.x1 - word.slackX;
+    const x2 = word.x2 + word.slackX;
+    const y1 = word.y1 - word.slackY;
+    const y2 = word.y2 + word.slackY;
+    for (let row = Math.floor(y1 / ROW); row <= Math.floor(y2 / ROW); row += 1) {
+      for (const centre of rows.get(row) ?? []) if (centre.x >= x1 && centre.x <= x2 && centre.y >= y1 && centre.y <= y2) return true;
+    }
+    return false;
+  });
 }
 
 /** The words of a page as pdf.js reads them, placed with the page's own font widths. */
@@ -126,7 +162,8 @@ export async function comparePage(input: ComparedPages): Promise<PageComparison>
   const rules = TOLERANCES[input.kind];
   const view = viewOf(input.source.page);
   const reader = input.reader ?? readAnew;
-  const sourceWords = input.sourceWords ?? (await wordsOfPage(input.source.page, false, reader));
+  const read = input.sourceWords ?? (await wordsOfPage(input.source.page, false, reader));
+  const sourceWords = input.withoutHidden ? shownWords(read, await reader.glyphs(input.source.document, input.source.page)) : read;
   const outputWords = (input.kind !== 'raster' && input.outputWords) || (await wordsOfPage(input.output.page, input.kind === 'raster', reader));
   const words = compareWords(sourceWords, outputWords, input.drawn, view);
   let areas = [view];
