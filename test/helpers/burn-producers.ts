@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BurnBox, BurnedPage, BurnSettings, ExportBurnTask } from '../../main/common/export-tasks.js';
+import type { BurnBox, BurnedPage, BurnSettings, ExportAssembleResult, ExportBurnTask } from '../../main/common/export-tasks.js';
 import { assemble } from '../../worker/burn-in/assemble.js';
 import { burnPages } from '../../worker/burn-in/burn.js';
 import { verify } from '../../worker/burn-in/verify.js';
@@ -114,25 +114,33 @@ export function boxOver(word: BboxWord, id?: string): BurnBox {
 
 export const SETTINGS: BurnSettings = { dpi: 100, padding: 1, labels: false, imageMode: 'auto', jpegQuality: 80, method: 'auto' };
 
+/**
+ * The burn and assembly tasks of an export of one PDF (document `documentId`) with its boxed pages, in `dir`:
+ * source.pdf, out.pdf (not yet verified), and what each task gave.
+ */
+export async function burnedAndAssembled(dir: string, bytes: Uint8Array, boxes: Map<number, BurnBox[]>, settings: BurnSettings = SETTINGS, documentId = 7) {
+  const source = { documentId, path: path.join(dir, 'source.pdf'), documentType: 'pdf' as const };
+  fs.writeFileSync(source.path, bytes);
+  const task: ExportBurnTask = {
+    kind: 'export-burn',
+    exportId: 1,
+    source,
+    pages: [...boxes.entries()].map(([page, list]) => ({ page, boxes: list, words: null })),
+    allPages: false,
+    settings,
+    workPrefix: path.join(dir, 'work'),
+  };
+  const burned = await burnPages(task, () => undefined);
+  const outputPath = path.join(dir, 'out.pdf');
+  const make = (): Promise<ExportAssembleResult> => assemble({ kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix: task.workPrefix }, () => undefined);
+  return { source, task, burned, outputPath, make, assembled: await make() };
+}
+
 /** Burns and assembles one PDF as an export of its boxed pages does; returns the released bytes and the burned pages. */
 export async function release(bytes: Uint8Array, boxes: Map<number, BurnBox[]>, settings: BurnSettings = SETTINGS): Promise<{ bytes: Buffer; pages: BurnedPage[] }> {
   const dir = tempDir('obscura-release-');
   try {
-    const source = { documentId: 7, path: path.join(dir, 'source.pdf'), documentType: 'pdf' as const };
-    fs.writeFileSync(source.path, bytes);
-    const task: ExportBurnTask = {
-      kind: 'export-burn',
-      exportId: 1,
-      source,
-      pages: [...boxes.entries()].map(([page, list]) => ({ page, boxes: list, words: null })),
-      allPages: false,
-      settings,
-      workPrefix: path.join(dir, 'work'),
-    };
-    const burned = await burnPages(task, () => undefined);
-    const outputPath = path.join(dir, 'out.pdf');
-    const make = () => assemble({ kind: 'export-assemble', exportId: 1, outputPath, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings, workPrefix: task.workPrefix }, () => undefined);
-    const assembled = await make();
+    const { task, burned, outputPath, make, assembled } = await burnedAndAssembled(dir, bytes, boxes, settings);
     // As the runner does (main/jobs/export/verify.ts madeAndVerified): the two-way check of the written file may refuse a
     // rewritten page; it is then rendered with the reason and the file made again.
     const { refused = [] } = await verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: assembled.pages, checks: assembled.checks, structure: false });

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ExportBurnTask } from '../../main/common/export-tasks.js';
-import { assemble } from '../../worker/burn-in/assemble.js';
-import { burnPages } from '../../worker/burn-in/burn.js';
 import { shownWords } from '../../worker/burn-in/fidelity/index.js';
 import { verify } from '../../worker/burn-in/verify.js';
 import type { Glyph } from '../../worker/pdf-glyphs/index.js';
 import type { SourceWord } from '../../worker/burn-in/words.js';
-import { SETTINGS } from '../helpers/burn-producers.js';
+import { burnedAndAssembled } from '../helpers/burn-producers.js';
 import { tempDir } from '../helpers/temp.js';
 import { box, helvetica, helveticaWidth, pagePdf } from '../helpers/vector-pdfs.js';
 
@@ -28,22 +24,10 @@ const CONTENT = [
 
 describe('page certificates of a page with hidden text', () => {
   it('a rendered page that drops only what its viewer never showed passes (b); the words that show were checked', async () => {
-    const source = { documentId: 3, path: path.join(dir, 'source.pdf'), documentType: 'pdf' as const };
-    fs.writeFileSync(source.path, await pagePdf({ content: CONTENT, resources: helvetica }));
     const start = 72 + (await helveticaWidth('Keepword ', 12));
-    const task: ExportBurnTask = {
-      kind: 'export-burn',
-      exportId: 1,
-      source,
-      pages: [{ page: 1, boxes: [box(start - 0.5, 696, start + (await helveticaWidth('Secretword', 12)) + 0.5, 711)], words: null }],
-      allPages: false,
-      settings: SETTINGS,
-      workPrefix: path.join(dir, 'work'),
-    };
-    const burned = await burnPages(task, () => undefined);
-    const output = path.join(dir, 'out.pdf');
-    const assembled = await assemble({ kind: 'export-assemble', exportId: 1, outputPath: output, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings: SETTINGS, workPrefix: task.workPrefix }, () => undefined);
-    const result = await verify({ kind: 'export-verify', exportId: 1, path: output, sha256: assembled.sha256, expectedPages: 1, checks: assembled.checks, structure: true });
+    const boxed = box(start - 0.5, 696, start + (await helveticaWidth('Secretword', 12)) + 0.5, 711);
+    const { outputPath, assembled } = await burnedAndAssembled(dir, await pagePdf({ content: CONTENT, resources: helvetica }), new Map([[1, [boxed]]]));
+    const result = await verify({ kind: 'export-verify', exportId: 1, path: outputPath, sha256: assembled.sha256, expectedPages: 1, checks: assembled.checks, structure: true });
     const [certificate] = result.verification.certificates ?? [];
     expect(certificate).toMatchObject({ method: 'raster', words_missing: 0, passed: true });
     expect(certificate?.fallback_reason).toContain('covered');

@@ -3,14 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportAssembleResult, ExportBurnTask, PageCheck } from '../../main/common/export-tasks.js';
-import { assemble } from '../../worker/burn-in/assemble.js';
-import { burnPages } from '../../worker/burn-in/burn.js';
+import type { ExportAssembleResult, PageCheck } from '../../main/common/export-tasks.js';
 import { asRects, comparePage } from '../../worker/burn-in/fidelity/index.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { verify } from '../../worker/burn-in/verify.js';
 import { pageContent } from '../../worker/burn-in/vector/redact.js';
-import { SETTINGS } from '../helpers/burn-producers.js';
+import { burnedAndAssembled, SETTINGS } from '../helpers/burn-producers.js';
 import { tempDir } from '../helpers/temp.js';
 import { box, helvetica, helveticaWidth, pagePdf } from '../helpers/vector-pdfs.js';
 
@@ -28,21 +26,9 @@ let assembled: ExportAssembleResult;
 
 beforeAll(async () => {
   dir = tempDir('obscura-verify-planted-');
-  const source = { documentId: 5, path: path.join(dir, 'source.pdf'), documentType: 'pdf' as const };
-  fs.writeFileSync(source.path, await pagePdf({ content: PAGE, resources: helvetica }));
   const start = 72 + (await helveticaWidth('Keepword ', 12));
-  const task: ExportBurnTask = {
-    kind: 'export-burn',
-    exportId: 1,
-    source,
-    pages: [{ page: 1, boxes: [box(start - 0.5, 696, start + (await helveticaWidth('Secretword', 12)) + 0.5, 711)], words: null }],
-    allPages: false,
-    settings: SETTINGS,
-    workPrefix: path.join(dir, 'work'),
-  };
-  const burned = await burnPages(task, () => undefined);
-  output = path.join(dir, 'out.pdf');
-  assembled = await assemble({ kind: 'export-assemble', exportId: 1, outputPath: output, cover: null, documents: [{ source, pageCount: burned.pageCount, burned: burned.pages }], settings: SETTINGS, workPrefix: task.workPrefix }, () => undefined);
+  const boxed = box(start - 0.5, 696, start + (await helveticaWidth('Secretword', 12)) + 0.5, 711);
+  ({ outputPath: output, assembled } = await burnedAndAssembled(dir, await pagePdf({ content: PAGE, resources: helvetica }), new Map([[1, [boxed]]]), SETTINGS, 5));
 }, 60_000);
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
