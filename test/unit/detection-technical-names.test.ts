@@ -399,3 +399,44 @@ describe('person names in technical prose, ninth round', () => {
     expect(names(manual(`${prose}\nThe “Val” as in the word “value”, said Maria Lopez.`))).toEqual(['Maria Lopez', ...AUTHORS]);
   });
 });
+
+describe('person names in technical prose, tenth round', () => {
+  it('takes the place and publisher of a reference\'s imprint for no person', () => {
+    const text = manual(
+      [
+        '1. Caesar, The Gallic War, transl. by Maria Lopez (New York: Harper & Brothers, 1869).',
+        '2. Homer, The Odyssey, 2 vols. (Cambridge, MA. – London: Harvard University Press – William Heinemann, 1919).',
+        '3. A Grammar of Greek (3rd edn., Oxford: Clarendon Press, 1991), 207–41.',
+      ].join('\n'),
+    );
+    const found = names(text);
+    expect(found).toContain('Maria Lopez');
+    expect(found.filter((name) => /Harper|Heinemann|Cambridge|Press/.test(name))).toEqual([]);
+    // An author cited by name and year is no imprint, and an author before a colon is no place.
+    expect(names(manual('As Maria Lopez showed (see Lopez: The Book, 1990), the parser is fast.'))).toContain('Maria Lopez');
+  });
+
+  it('takes the words of a font that a font-selection macro takes for no person, wherever the document writes them', () => {
+    const text = manual(
+      [
+        'Patrick Hand',
+        'Font selection: \\clozesetfont{\\fontspec{Patrick Hand}} shows the cloze text in this font.',
+        'Kristi',
+        '\\newfontfamily\\kristi[Scale=0.9]{Kristi} is a script font, drawn by Maria Lopez.',
+      ].join('\n'),
+    );
+    expect(names(text)).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
+
+  it('takes a capitalised word right after a possessive for a work, not a person, where a name word recurs in technical text', () => {
+    const code = 'Run tool --verbose -o out.txt config.yaml, then parse_args() again.';
+    const pages = [[code, 'Sample: C. J. Caesar, Gallic War, VI, XIII.1 follows.'], [code, 'The manuscripts of Caesar’s Gallic War fall into two families.', 'Maria Lopez read Caesar’s Commentaries.']];
+    const laid = pages.map((lines, index) => ({ page_number: index + 1, unit: 'pdf_points' as const, rotation: 0, ...layoutPage(lines) }));
+    const found = detectPages(laid, plan)
+      .filter((finding) => finding.page === 2)
+      .map((finding) => (laid[1]?.words ?? []).filter((word) => finding.boxes.some((box) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0)).map((word) => word.text).join(' '));
+    // "Gallic" of page 1's "Gallic War" does not recur after "Caesar’s"; Caesar himself recurs, and the person of page 2 stays.
+    expect(found).not.toContain('Gallic');
+    expect(found).toContain('Maria Lopez');
+  });
+});

@@ -100,6 +100,11 @@ export interface TermContext {
    * surname or not, wherever the document writes it ("Huffman decoding", "Huffman or arithmetic").
    */
   eponyms: WordSet;
+  /**
+   * In technical text, the words of the font names that font-selection macros take (`\fontspec{Patrick Hand}`,
+   * `\setmainfont[…]{TeX Gyre Pagella}`, `\newfontfamily\x{Kristi}`): a typeface's words (tenth round).
+   */
+  fonts: WordSet;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -124,6 +129,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     products: either(page.products, document.products),
     camel: either(page.camel, document.camel),
     eponyms: either(page.eponyms, document.eponyms),
+    fonts: either(page.fonts, document.fonts),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -143,6 +149,9 @@ function pageContext(text: string): TermContext {
   cache.set(text, context);
   return context;
 }
+
+/** A font-selection macro of TeX (a command with "font" in its name: \fontspec, \setmainfont, \newfontfamily\name) and its font's name in braces. */
+const FONT_MACRO = /\\[A-Za-z]*font[A-Za-z]*(?:[ \t]*\\[A-Za-z]+)?[ \t]*(?:\[[^\]\n]{0,80}\][ \t]*)?\{([^{}\\\n]{2,60})\}/g;
 
 /** The login name after /home/ or /Users/ in a path. */
 const HOME_DIRECTORY = /(\/(?:home|Users)\/)\p{Ll}[\p{Ll}\d._-]*/gu;
@@ -196,7 +205,10 @@ function buildContext(text: string): TermContext {
   // Capitalised words before a method's head noun (Huffman coding, Huffman tables): an eponym of the text.
   const eponyms = new Set<string>();
   if (technical) for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Lu}\p{Ll}+(?=(?:['’]s)?[ \t\n])/gu)) if (EPONYM_IN_TECHNICAL.test(text.slice(match.index + match[0].length, match.index + match[0].length + 40))) eponyms.add(match[0].toLowerCase());
-  return { lower, headings, standalone, products, camel, eponyms, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // The font names that font-selection macros take (\fontspec{Patrick Hand}): a typeface's words.
+  const fonts = new Set<string>();
+  if (technical) for (const match of text.matchAll(FONT_MACRO)) for (const word of (match[1] as string).match(/\p{L}+/gu) ?? []) fonts.add(word.toLowerCase());
+  return { lower, headings, standalone, products, camel, eponyms, fonts, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 /**
@@ -219,7 +231,7 @@ const methodWord = (word: string, context: TermContext) => context.eponyms.has(w
 
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
-  if (methodWord(word, context)) return true;
+  if (methodWord(word, context) || context.fonts.has(word)) return true;
   if (known(word)) return false;
   return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word) || context.camel.has(word);
 }
@@ -227,7 +239,7 @@ function termWord(word: string, context: TermContext): boolean {
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || methodWord(bare, context) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
+  return codeShaped(word) || methodWord(bare, context) || context.fonts.has(bare) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */
@@ -350,4 +362,36 @@ export function quotedWord(text: string, start: number, end: number, context: Te
   const open = text.charAt(start - 1);
   const close = text.charAt(end);
   return (open === '"' && close === '"') || (open === '“' && close === '”') || (open === '‘' && close === '’') || (open === "'" && close === "'") || (open === '«' && close === '»') || (open === '„' && close === '“');
+}
+
+/**
+ * A publication's imprint as references print it, "(Place: Publisher, Year)": "(New York: Harper & Brothers,
+ * 1869)", "(3rd edn., Oxford: Clarendon Press, 1991)". The place runs from the parenthesis, a semicolon or an
+ * abbreviation's comma ("edn., ") to the colon and holds only capitalised words; the publisher runs from the colon
+ * to the year that closes the parenthesis.
+ */
+const IMPRINT = /(?:\(|;[ \t\n]*|\.,[ \t\n]*)((?:\p{Lu}[\p{L}.’'-]*(?:[ \t\n]*[,&–][ \t\n]*|[ \t\n]+)?)+):[ \t\n]+([^():;]{2,120}?),[ \t\n]*(?:1[5-9]|20)\d{2}[a-z]?\)/gu;
+
+/**
+ * Whether a person candidate of technical text lies in a publication's imprint (`IMPRINT`): a place or a
+ * publisher, named after a person or not (Harper, William Heinemann, Cambridge), is no person there.
+ */
+export function inImprint(text: string, start: number, end: number, context: TermContext): boolean {
+  if (!context.technical) return false;
+  const from = Math.max(0, start - 200);
+  for (const match of text.slice(from, Math.min(text.length, end + 200)).matchAll(IMPRINT)) {
+    const open = from + match.index + match[0].indexOf(match[1] as string);
+    const close = from + match.index + match[0].length;
+    if (start >= open && end <= close) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a person candidate of technical text stands right after a capitalised word's possessive: the work or
+ * thing of a person ("Caesar’s Gallic War", "Knuth’s Computer Modern", "Shakespeare’s Sonnets"); one person is
+ * not written as another's ("Mozart’s father Leopold" puts a noun between them).
+ */
+export function afterPossessive(text: string, start: number, context: TermContext): boolean {
+  return context.technical && /(?<![\p{L}\p{N}_-])\p{Lu}[\p{L}-]*\p{L}['’]s?[ \t]+[("“‘]?$/u.test(text.slice(Math.max(0, start - 40), start));
 }
