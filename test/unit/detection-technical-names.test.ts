@@ -211,7 +211,8 @@ describe('person names in manual pages and technical papers, sixth round', () =>
     expect(names(modes('% Hallberg Varda 1250 (1200dpi)'))).toEqual([]);
     expect(names(modes('% Mode for a Hallberg Varda laser printer in true 1200dpi.'))).toEqual([]);
     // Without the identifier the same comments read as a name (what the rule is for).
-    expect(names('mode_def hvpro = % Hallberg Varda Pro (600dpi)\n mode_param (pixels_per_inch, 600);\n% Hallberg Varda 1250 (1200dpi)').length).toBeGreaterThan(0);
+    // (Eleventh round: "Hallberg Varda Pro" itself now ends in a typeface word, so the control is the comment's sentence.)
+    expect(names('mode_def hvpro = % Hallberg Varda Pro (600dpi)\n mode_param (pixels_per_inch, 600);\n% Mode for a Hallberg Varda laser printer in true 1200dpi.').length).toBeGreaterThan(0);
   });
 
   it('still finds the people the same document names: with a cue, or with a known given name', () => {
@@ -438,5 +439,23 @@ describe('person names in technical prose, tenth round', () => {
     // "Gallic" of page 1's "Gallic War" does not recur after "Caesar’s"; Caesar himself recurs, and the person of page 2 stays.
     expect(found).not.toContain('Gallic');
     expect(found).toContain('Maria Lopez');
+  });
+});
+
+describe('person names in technical prose, eleventh round', () => {
+  it('takes a typeface named by a style, weight, width or size word for no person, and keeps a person with such a surname', () => {
+    const text = manual('The package supports Cambria Math, Iwona Condensed, Kurier Light, Lucida Grande, Myriad Pro and Nimbus Roman. Maria Roman and Maria Light tested them.');
+    expect(names(text)).toEqual(['Maria Roman', 'Maria Light', ...AUTHORS]);
+    // Outside technical text the words stay open to names.
+    expect(names('Dear Tanmoy Light, thank you for your letter.')).toContain('Tanmoy Light');
+  });
+
+  it('takes a maker\'s word before a product for no person where the text puts it before two different words, and keeps a given name before its surname', () => {
+    const convert = 'You can convert a PostScript file to PDF using distill, which comes with Adobe Acrobat, or ps2pdf, which comes with Ghostscript.';
+    expect(names(manual(`${convert} See Adobe Illustrator. Tanmoy Bhattacharya wrote the hypertext support; Tanmoy Bhattacharya also fixed it.`))).toEqual(['Tanmoy Bhattacharya', 'Tanmoy Bhattacharya', ...AUTHORS]);
+    // Without a second word after "Adobe" the same sentence reads as a name (what the rule is for).
+    expect(names(manual(convert))).toContain('Adobe Acrobat');
+    // A known given name before two surnames is no maker's word.
+    expect(names(manual(`${convert} See Adobe Illustrator. Maria Lopez and Maria Alvarez wrote it.`))).toEqual(['Maria Lopez', 'Maria Alvarez', ...AUTHORS]);
   });
 });

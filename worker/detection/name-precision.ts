@@ -61,6 +61,18 @@ const TERM_HEADS = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Words that end a typeface's name in technical text: its style, weight, width or size, or a font set's mark
+ * ("Cambria Math", "Kurier Light", "Iwona Condensed", "Myriad Pro", "Helvetica Neue", "Zapf Dingbats"); written
+ * from general knowledge of how type is named (eleventh round).
+ */
+const TYPEFACE_WORDS = new Set(
+  `pro neue std math bright grande condensed compressed narrow extended expanded light thin medium regular semibold demibold heavy
+  display caption titling chancery dingbats ornaments symbols oblique slanted upright roman sans serif italic bold mono typewriter`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 /** Nouns that name what a product is, written in lower case after its name ("the Psyco compiler", "Huffman tables"). */
 const PRODUCT_NOUNS =
   'compiler|compilers|interpreter|engine|browser|library|package|packages|framework|toolkit|editor|server|client|driver|module|plugin|extension|implementation|shell|program|programs|application|tool|tools|utility|format|font|fonts|typeface|language|system|project|coding|code|codes|tables|algorithm|protocol|parser|debugger|kernel|runtime|command|option|bindings|api';
@@ -105,6 +117,12 @@ export interface TermContext {
    * `\setmainfont[…]{TeX Gyre Pagella}`, `\newfontfamily\x{Kristi}`): a typeface's words (tenth round).
    */
   fonts: WordSet;
+  /**
+   * In technical text, capitalised words that are no known name and that the text puts right before two or more
+   * different capitalised words: a maker's or a family's word ("Adobe Acrobat", "Adobe Illustrator"; "Lucida
+   * Bright", "Lucida Console"). A given name stands before its surname (eleventh round).
+   */
+  makers: WordSet;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -130,6 +148,7 @@ export function termContext(text: string, document: DocumentContext | null = nul
     camel: either(page.camel, document.camel),
     eponyms: either(page.eponyms, document.eponyms),
     fonts: either(page.fonts, document.fonts),
+    makers: either(page.makers, document.makers),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -170,6 +189,8 @@ function buildContext(text: string): TermContext {
   }
   // Capitalised words and whether one ever stands beside another (a person's given name and surname do).
   const counts = new Map<string, { total: number; paired: boolean }>();
+  // The capitalised words glued right after each capitalised word ("Adobe Acrobat", "Adobe Illustrator").
+  const followers = new Map<string, Set<string>>();
   let previous: { word: string; glued: boolean } | null = null;
   for (const match of text.matchAll(/\S+/g)) {
     const raw = match[0];
@@ -180,6 +201,7 @@ function buildContext(text: string): TermContext {
     if (capital) {
       const entry = counts.get(word) ?? { total: 0, paired: false };
       entry.total += 1;
+      if (previous && previous.glued && opensClean) followers.set(previous.word, (followers.get(previous.word) ?? new Set()).add(word));
       if (previous && previous.glued && opensClean && !lower.has(previous.word) && !lower.has(word)) {
         entry.paired = true;
         const before = counts.get(previous.word);
@@ -208,7 +230,10 @@ function buildContext(text: string): TermContext {
   // The font names that font-selection macros take (\fontspec{Patrick Hand}): a typeface's words.
   const fonts = new Set<string>();
   if (technical) for (const match of text.matchAll(FONT_MACRO)) for (const word of (match[1] as string).match(/\p{L}+/gu) ?? []) fonts.add(word.toLowerCase());
-  return { lower, headings, standalone, products, camel, eponyms, fonts, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // A maker's or a family's word: no known name, before two or more different capitalised words that are no known surnames.
+  const makers = new Set<string>();
+  if (technical) for (const [word, after] of followers) if (!known(word) && [...after].filter((next) => !SURNAMES.has(next)).length >= 2) makers.add(word);
+  return { lower, headings, standalone, products, camel, eponyms, fonts, makers, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 /**
@@ -322,6 +347,12 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   // A term of the document followed by a given name that is no surname: a product's release or code name (a
   // distribution's "Debian Jessie"); a person's name ends in a surname.
   if (context.technical && words.length === 2 && termWord(bare[0] as string, context) && FIRST_NAMES.has(bare[1] as string) && !SURNAMES.has(bare[1] as string)) return true;
+  // In technical text, a typeface's name: a last word of a font's style, weight, width or size ("Cambria Math",
+  // "Iwona Condensed", "Nimbus Roman"; a known surname such as Roman too) after a first word that is no known given
+  // name; or a first word of a maker or family ("Adobe Acrobat" where the text also writes "Adobe Illustrator")
+  // before a last word that is no known surname (eleventh round).
+  if (context.technical && !FIRST_NAMES.has(bare[0] as string) && TYPEFACE_WORDS.has(head)) return true;
+  if (context.technical && bare.slice(0, -1).some((word) => context.makers.has(word)) && !SURNAMES.has(head)) return true;
   // A word without a vowel (a variable, an abbreviation: "Ss", "Dn") counts as a term there too.
   return bare.every((word) => termWord(word, context) || (context.technical && !known(word) && /^[a-z]{2,}$/.test(word) && !/[aeiouy]/.test(word)));
 }
