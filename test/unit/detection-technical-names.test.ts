@@ -451,11 +451,22 @@ describe('person names in technical prose, eleventh round', () => {
   });
 
   it('takes a maker\'s word before a product for no person where the text puts it before two different words, and keeps a given name before its surname', () => {
-    const convert = 'You can convert a PostScript file to PDF using distill, which comes with Adobe Acrobat, or ps2pdf, which comes with Ghostscript.';
-    expect(names(manual(`${convert} See Adobe Illustrator. Tanmoy Bhattacharya wrote the hypertext support; Tanmoy Bhattacharya also fixed it.`))).toEqual(['Tanmoy Bhattacharya', 'Tanmoy Bhattacharya', ...AUTHORS]);
-    // Without a second word after "Adobe" the same sentence reads as a name (what the rule is for).
-    expect(names(manual(convert))).toContain('Adobe Acrobat');
+    const index = 'We used Stanford CoreNLP and Apache Lucene, and Google Scholar, with Microsoft Word and Apple Pages, on Ubuntu Linux and Mac OS.';
+    expect(names(manual(`${index} See Apache Tika under the Apache licence. Tanmoy Bhattacharya wrote the indexer; Tanmoy Bhattacharya also fixed it.`))).toEqual(['Tanmoy Bhattacharya', 'Tanmoy Bhattacharya', ...AUTHORS]);
+    // A common word before two capitalised words is no maker's word ("See Table 2", "See François Charette").
+    expect(names(manual('See also the table. See Table 2 and See Figure 3. See François Charette and Arthur Reutenauer, The Polyglossia package.'))).toContain('See François Charette');
+    // Given names of a family before two surnames, never written alone, are no maker's word (Johann is no known name).
+    expect(names(manual('The tree shows Johann Sebastian Bach and his sons. Johann Christoph Friedrich and Johann Christian followed.'))).toEqual(['Johann Sebastian Bach', 'Johann Christoph Friedrich', 'Johann Christian', ...AUTHORS]);
+    // Without a second word after "Apache" the same sentence reads as a name (what the rule is for).
+    expect(names(manual(index))).toContain('Apache Lucene');
     // A known given name before two surnames is no maker's word.
-    expect(names(manual(`${convert} See Adobe Illustrator. Maria Lopez and Maria Alvarez wrote it.`))).toEqual(['Maria Lopez', 'Maria Alvarez', ...AUTHORS]);
+    expect(names(manual(`${index} See Apache Tika under the Apache licence. Maria Lopez and Maria Alvarez wrote it.`))).toEqual(['Maria Lopez', 'Maria Alvarez', ...AUTHORS]);
+  });
+});
+
+describe('person names in technical prose, eleventh round (numerals)', () => {
+  it('takes a word before "numerals" or "numbering" for no person, and keeps a person of that name', () => {
+    const text = manual('Pages are printed with Roman numerals, or use Roman numbering for the preface. Roman Kowalski wrote the numbering code.');
+    expect(names(text)).toEqual(['Roman Kowalski', ...AUTHORS]);
   });
 });

@@ -1,5 +1,5 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
-import { EPONYM_IN_TECHNICAL, withoutEnglish } from './name-shape.js';
+import { EPONYM_IN_TECHNICAL, commonWord, withoutEnglish } from './name-shape.js';
 import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -68,7 +68,8 @@ const TERM_HEADS = new Set(
  */
 const TYPEFACE_WORDS = new Set(
   `pro neue std math bright grande condensed compressed narrow extended expanded light thin medium regular semibold demibold heavy
-  display caption titling chancery dingbats ornaments symbols oblique slanted upright roman sans serif italic bold mono typewriter`
+  display caption titling chancery dingbats ornaments symbols oblique slanted upright roman sans serif italic bold mono typewriter
+  grotesk grotesque antiqua`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -119,8 +120,9 @@ export interface TermContext {
   fonts: WordSet;
   /**
    * In technical text, capitalised words that are no known name and that the text puts right before two or more
-   * different capitalised words: a maker's or a family's word ("Adobe Acrobat", "Adobe Illustrator"; "Lucida
-   * Bright", "Lucida Console"). A given name stands before its surname (eleventh round).
+   * different capitalised words that are no known names, and that it also writes alone ("Adobe seems", "of Adobe.")
+   * or puts before a word of a thing ("Lucida Bright"): a maker's or a family's word ("Adobe Acrobat", "Adobe
+   * Illustrator"; "Lucida Bright", "Lucida Console"). A given name stands before surnames, not alone (eleventh round).
    */
   makers: WordSet;
 }
@@ -191,13 +193,19 @@ function buildContext(text: string): TermContext {
   const counts = new Map<string, { total: number; paired: boolean }>();
   // The capitalised words glued right after each capitalised word ("Adobe Acrobat", "Adobe Illustrator").
   const followers = new Map<string, Set<string>>();
+  // Capitalised words the text also writes alone: before a lower-case word or with punctuation after them ("of Adobe.", "Adobe seems").
+  const alone = new Set<string>();
   let previous: { word: string; glued: boolean } | null = null;
+  let last: string | null = null;
   for (const match of text.matchAll(/\S+/g)) {
     const raw = match[0];
     const bare = raw.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
     const capital = /^\p{Lu}\p{Ll}+$/u.test(bare);
     const word = bare.toLowerCase();
     const opensClean = /^\p{L}/u.test(raw);
+    if (last !== null && /^\p{Ll}/u.test(raw)) alone.add(last);
+    last = capital ? word : null;
+    if (capital && /\p{L}['’]?s?[.,;:!?)]$/u.test(raw)) alone.add(word);
     if (capital) {
       const entry = counts.get(word) ?? { total: 0, paired: false };
       entry.total += 1;
@@ -230,9 +238,17 @@ function buildContext(text: string): TermContext {
   // The font names that font-selection macros take (\fontspec{Patrick Hand}): a typeface's words.
   const fonts = new Set<string>();
   if (technical) for (const match of text.matchAll(FONT_MACRO)) for (const word of (match[1] as string).match(/\p{L}+/gu) ?? []) fonts.add(word.toLowerCase());
-  // A maker's or a family's word: no known name, before two or more different capitalised words that are no known surnames.
+  // A maker's or a family's word: no known name nor common word ("See François Charette", "See Table 2") before two
+  // or more different capitalised words that are no known names, and either written alone too ("Adobe seems") or
+  // before a word of a thing (a typeface's style, a head noun, a common English word: "Lucida Bright"). A given name
+  // that the lexicons miss stands before surnames only, and not alone (Johann Sebastian, Johann Christoph).
   const makers = new Set<string>();
-  if (technical) for (const [word, after] of followers) if (!known(word) && [...after].filter((next) => !SURNAMES.has(next)).length >= 2) makers.add(word);
+  if (technical) {
+    for (const [word, after] of followers) {
+      const things = [...after].filter((next) => !known(next));
+      if (!known(word) && !commonWord(word) && things.length >= 2 && (alone.has(word) || things.some((next) => TYPEFACE_WORDS.has(next) || TERM_HEADS.has(next) || commonWord(next)))) makers.add(word);
+    }
+  }
   return { lower, headings, standalone, products, camel, eponyms, fonts, makers, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
