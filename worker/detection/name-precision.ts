@@ -1,5 +1,5 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
-import { EPONYM_IN_TECHNICAL, withoutEnglish } from './name-shape.js';
+import { EPONYM_IN_TECHNICAL, commonWord, withoutEnglish } from './name-shape.js';
 import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -61,6 +61,19 @@ const TERM_HEADS = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Words that end a typeface's name in technical text: its style, weight, width or size, or a font set's mark
+ * ("Cambria Math", "Kurier Light", "Iwona Condensed", "Myriad Pro", "Helvetica Neue", "Zapf Dingbats"); written
+ * from general knowledge of how type is named (eleventh round).
+ */
+const TYPEFACE_WORDS = new Set(
+  `pro neue std math bright grande condensed compressed narrow extended expanded light thin medium regular semibold demibold heavy
+  display caption titling chancery dingbats ornaments symbols oblique slanted upright roman sans serif italic bold mono typewriter
+  grotesk grotesque antiqua`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 /** Nouns that name what a product is, written in lower case after its name ("the Psyco compiler", "Huffman tables"). */
 const PRODUCT_NOUNS =
   'compiler|compilers|interpreter|engine|browser|library|package|packages|framework|toolkit|editor|server|client|driver|module|plugin|extension|implementation|shell|program|programs|application|tool|tools|utility|format|font|fonts|typeface|language|system|project|coding|code|codes|tables|algorithm|protocol|parser|debugger|kernel|runtime|command|option|bindings|api';
@@ -100,6 +113,18 @@ export interface TermContext {
    * surname or not, wherever the document writes it ("Huffman decoding", "Huffman or arithmetic").
    */
   eponyms: WordSet;
+  /**
+   * In technical text, the words of the font names that font-selection macros take (`\fontspec{Patrick Hand}`,
+   * `\setmainfont[…]{TeX Gyre Pagella}`, `\newfontfamily\x{Kristi}`): a typeface's words (tenth round).
+   */
+  fonts: WordSet;
+  /**
+   * In technical text, capitalised words that are no known name and that the text puts right before two or more
+   * different capitalised words that are no known names, and that it also writes alone ("Adobe seems", "of Adobe.")
+   * or puts before a word of a thing ("Lucida Bright"): a maker's or a family's word ("Adobe Acrobat", "Adobe
+   * Illustrator"; "Lucida Bright", "Lucida Console"). A given name stands before surnames, not alone (eleventh round).
+   */
+  makers: WordSet;
 }
 
 /** The context of a whole document (all its pages' text), built once per detection run. */
@@ -124,6 +149,8 @@ export function termContext(text: string, document: DocumentContext | null = nul
     products: either(page.products, document.products),
     camel: either(page.camel, document.camel),
     eponyms: either(page.eponyms, document.eponyms),
+    fonts: either(page.fonts, document.fonts),
+    makers: either(page.makers, document.makers),
     technical: page.technical || document.technical,
     codeDense: page.codeDense || document.codeDense,
     noEnglish: page.noEnglish,
@@ -144,6 +171,9 @@ function pageContext(text: string): TermContext {
   return context;
 }
 
+/** A font-selection macro of TeX (a command with "font" in its name: \fontspec, \setmainfont, \newfontfamily\name) and its font's name in braces. */
+const FONT_MACRO = /\\[A-Za-z]*font[A-Za-z]*(?:[ \t]*\\[A-Za-z]+)?[ \t]*(?:\[[^\]\n]{0,80}\][ \t]*)?\{([^{}\\\n]{2,60})\}/g;
+
 /** The login name after /home/ or /Users/ in a path. */
 const HOME_DIRECTORY = /(\/(?:home|Users)\/)\p{Ll}[\p{Ll}\d._-]*/gu;
 
@@ -161,16 +191,25 @@ function buildContext(text: string): TermContext {
   }
   // Capitalised words and whether one ever stands beside another (a person's given name and surname do).
   const counts = new Map<string, { total: number; paired: boolean }>();
+  // The capitalised words glued right after each capitalised word ("Adobe Acrobat", "Adobe Illustrator").
+  const followers = new Map<string, Set<string>>();
+  // Capitalised words the text also writes alone: before a lower-case word or with punctuation after them ("of Adobe.", "Adobe seems").
+  const alone = new Set<string>();
   let previous: { word: string; glued: boolean } | null = null;
+  let last: string | null = null;
   for (const match of text.matchAll(/\S+/g)) {
     const raw = match[0];
     const bare = raw.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '');
     const capital = /^\p{Lu}\p{Ll}+$/u.test(bare);
     const word = bare.toLowerCase();
     const opensClean = /^\p{L}/u.test(raw);
+    if (last !== null && /^\p{Ll}/u.test(raw)) alone.add(last);
+    last = capital ? word : null;
+    if (capital && /\p{L}['’]?s?[.,;:!?)]$/u.test(raw)) alone.add(word);
     if (capital) {
       const entry = counts.get(word) ?? { total: 0, paired: false };
       entry.total += 1;
+      if (previous && previous.glued && opensClean) followers.set(previous.word, (followers.get(previous.word) ?? new Set()).add(word));
       if (previous && previous.glued && opensClean && !lower.has(previous.word) && !lower.has(word)) {
         entry.paired = true;
         const before = counts.get(previous.word);
@@ -196,7 +235,21 @@ function buildContext(text: string): TermContext {
   // Capitalised words before a method's head noun (Huffman coding, Huffman tables): an eponym of the text.
   const eponyms = new Set<string>();
   if (technical) for (const match of text.matchAll(/(?<![\p{L}\p{N}_-])\p{Lu}\p{Ll}+(?=(?:['’]s)?[ \t\n])/gu)) if (EPONYM_IN_TECHNICAL.test(text.slice(match.index + match[0].length, match.index + match[0].length + 40))) eponyms.add(match[0].toLowerCase());
-  return { lower, headings, standalone, products, camel, eponyms, technical, codeDense, noEnglish: withoutEnglish(text) };
+  // The font names that font-selection macros take (\fontspec{Patrick Hand}): a typeface's words.
+  const fonts = new Set<string>();
+  if (technical) for (const match of text.matchAll(FONT_MACRO)) for (const word of (match[1] as string).match(/\p{L}+/gu) ?? []) fonts.add(word.toLowerCase());
+  // A maker's or a family's word: no known name nor common word ("See François Charette", "See Table 2") before two
+  // or more different capitalised words that are no known names, and either written alone too ("Adobe seems") or
+  // before a word of a thing (a typeface's style, a head noun, a common English word: "Lucida Bright"). A given name
+  // that the lexicons miss stands before surnames only, and not alone (Johann Sebastian, Johann Christoph).
+  const makers = new Set<string>();
+  if (technical) {
+    for (const [word, after] of followers) {
+      const things = [...after].filter((next) => !known(next));
+      if (!known(word) && !commonWord(word) && things.length >= 2 && (alone.has(word) || things.some((next) => TYPEFACE_WORDS.has(next) || TERM_HEADS.has(next) || commonWord(next)))) makers.add(word);
+    }
+  }
+  return { lower, headings, standalone, products, camel, eponyms, fonts, makers, technical, codeDense, noEnglish: withoutEnglish(text) };
 }
 
 /**
@@ -219,7 +272,7 @@ const methodWord = (word: string, context: TermContext) => context.eponyms.has(w
 
 /** A word (lower-cased, bare) that the page uses as a term rather than a name. */
 function termWord(word: string, context: TermContext): boolean {
-  if (methodWord(word, context)) return true;
+  if (methodWord(word, context) || context.fonts.has(word)) return true;
   if (known(word)) return false;
   return context.lower.has(word) || context.headings.has(word) || context.standalone.has(word) || context.products.has(word) || context.camel.has(word);
 }
@@ -227,7 +280,7 @@ function termWord(word: string, context: TermContext): boolean {
 /** A recurring name word (its name was found with evidence elsewhere) that this page uses as a heading or product name; lower-case uses do not count against a word so backed. */
 export function termRecurrence(word: string, context: TermContext): boolean {
   const bare = word.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/['’]s$/u, '').toLowerCase();
-  return codeShaped(word) || methodWord(bare, context) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
+  return codeShaped(word) || methodWord(bare, context) || context.fonts.has(bare) || (!known(bare) && (context.headings.has(bare) || context.standalone.has(bare) || context.products.has(bare)));
 }
 
 /** Whether the cues back a name: any cue but a spelled-out rank or office ("General", "Chief", "Agent"), which technical headings use as adjectives. */
@@ -310,6 +363,12 @@ export function termNotName(value: string, context: TermContext, evidence: boole
   // A term of the document followed by a given name that is no surname: a product's release or code name (a
   // distribution's "Debian Jessie"); a person's name ends in a surname.
   if (context.technical && words.length === 2 && termWord(bare[0] as string, context) && FIRST_NAMES.has(bare[1] as string) && !SURNAMES.has(bare[1] as string)) return true;
+  // In technical text, a typeface's name: a last word of a font's style, weight, width or size ("Cambria Math",
+  // "Iwona Condensed", "Nimbus Roman"; a known surname such as Roman too) after a first word that is no known given
+  // name; or a first word of a maker or family ("Adobe Acrobat" where the text also writes "Adobe Illustrator")
+  // before a last word that is no known surname (eleventh round).
+  if (context.technical && !FIRST_NAMES.has(bare[0] as string) && TYPEFACE_WORDS.has(head)) return true;
+  if (context.technical && bare.slice(0, -1).some((word) => context.makers.has(word)) && !SURNAMES.has(head)) return true;
   // A word without a vowel (a variable, an abbreviation: "Ss", "Dn") counts as a term there too.
   return bare.every((word) => termWord(word, context) || (context.technical && !known(word) && /^[a-z]{2,}$/.test(word) && !/[aeiouy]/.test(word)));
 }
@@ -350,4 +409,36 @@ export function quotedWord(text: string, start: number, end: number, context: Te
   const open = text.charAt(start - 1);
   const close = text.charAt(end);
   return (open === '"' && close === '"') || (open === '“' && close === '”') || (open === '‘' && close === '’') || (open === "'" && close === "'") || (open === '«' && close === '»') || (open === '„' && close === '“');
+}
+
+/**
+ * A publication's imprint as references print it, "(Place: Publisher, Year)": "(New York: Harper & Brothers,
+ * 1869)", "(3rd edn., Oxford: Clarendon Press, 1991)". The place runs from the parenthesis, a semicolon or an
+ * abbreviation's comma ("edn., ") to the colon and holds only capitalised words; the publisher runs from the colon
+ * to the year that closes the parenthesis.
+ */
+const IMPRINT = /(?:\(|;[ \t\n]*|\.,[ \t\n]*)((?:\p{Lu}[\p{L}.’'-]*(?:[ \t\n]*[,&–][ \t\n]*|[ \t\n]+)?)+):[ \t\n]+([^():;]{2,120}?),[ \t\n]*(?:1[5-9]|20)\d{2}[a-z]?\)/gu;
+
+/**
+ * Whether a person candidate of technical text lies in a publication's imprint (`IMPRINT`): a place or a
+ * publisher, named after a person or not (Harper, William Heinemann, Cambridge), is no person there.
+ */
+export function inImprint(text: string, start: number, end: number, context: TermContext): boolean {
+  if (!context.technical) return false;
+  const from = Math.max(0, start - 200);
+  for (const match of text.slice(from, Math.min(text.length, end + 200)).matchAll(IMPRINT)) {
+    const open = from + match.index + match[0].indexOf(match[1] as string);
+    const close = from + match.index + match[0].length;
+    if (start >= open && end <= close) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a person candidate of technical text stands right after a capitalised word's possessive: the work or
+ * thing of a person ("Caesar’s Gallic War", "Knuth’s Computer Modern", "Shakespeare’s Sonnets"); one person is
+ * not written as another's ("Mozart’s father Leopold" puts a noun between them).
+ */
+export function afterPossessive(text: string, start: number, context: TermContext): boolean {
+  return context.technical && /(?<![\p{L}\p{N}_-])\p{Lu}[\p{L}-]*\p{L}['’]s?[ \t]+[("“‘]?$/u.test(text.slice(Math.max(0, start - 40), start));
 }

@@ -211,7 +211,7 @@ export function unlikelyName(text: string, start: number, end: number, context: 
 
 /** Head nouns an eponym stands before ("Huffman coding", "Dijkstra's algorithm"); the first set only in mathematics and computing. */
 const EPONYM_STRICT = 'coding|algorithms?|transforms?|transformation|theorems?|lemma|conjecture|distributions?|inequality|equations?|polynomials?|quadrature|integrals?|encoding';
-const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series`;
+const EPONYM_TECHNICAL = `${EPONYM_STRICT}|codes?|coders?|decoders?|encoders?|trees?|methods?|numbers?|formats?|filters?|curves?|functions?|matri(?:x|ces)|norm|principle|constant|graph|heap|tables?|scheme|sort|rule|series|numerals?|numbering`;
 // The head noun may open the next line ("… and Huffman\ncoding").
 const eponymAfter = (heads: string) => new RegExp(`^(?:['’]s)?(?:[ \\t]+|[ \\t]*\\n[ \\t]*)(?:${heads})(?![\\p{L}\\p{N}_-])`, 'u');
 const EPONYM_ANY = eponymAfter(EPONYM_STRICT);

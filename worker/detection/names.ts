@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { backedBy, capitalisedLine, codeShaped, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { afterPossessive, backedBy, capitalisedLine, codeShaped, inImprint, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -296,6 +296,10 @@ export function findNames(text: string, document: DocumentContext | null = null)
     if (unlikelyName(text, trimmed.start, trimmed.end, context, backed, evidence)) return [];
     // A heading's document word with no cue ("Appendix A"); an acronym only an e-mail address backs ("TEX", tex-k@…).
     if (nonNameWord(value, context, trimmed.cues) || mailedAcronym(value, trimmed.cues) || quotedWord(text, trimmed.start, trimmed.end, context, trimmed.cues)) return [];
+    // A place or publisher of a reference's imprint ("(New York: Harper & Brothers, 1869)").
+    if (inImprint(text, trimmed.start, trimmed.end, context)) return [];
+    // A person's work or thing ("Caesar’s Gallic War"), with no cue of its own.
+    if (!backed && afterPossessive(text, trimmed.start, context)) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
@@ -376,6 +380,7 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
     // In technical text an unknown word in capitals recurring alone is an acronym (JPEG, JFIF), not a surname,
     // unless a reference list's initial or given name follows it (SALTZ, I., 2019).
     if (context.technical && /^\p{Lu}{2,}$/u.test(token.core) && !FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(token.end, token.end + 6))) return;
+    if (inImprint(text, token.start, token.end, context) || afterPossessive(text, token.start, context)) return;
     if (eponym(text, token.end, context.technical) || abbreviationNumber(text, token.start, token.end) || (context.technical && (dashedPiece(text, token.start, token.end) || titleCaseHeader(text, token.start, token.end, context.lower)))) return;
     const end = token.end;
     const next = tokens[index + 1];
