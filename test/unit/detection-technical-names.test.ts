@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DetectionPlan } from '../../main/common/schemas/detection.js';
 import { detectInText, detectPages } from '../../worker/detection/index.js';
 import { commonWord, determinerNoun, eponym, notNameShaped, optionDash, placeBeforeCountry, sentenceInitial, stems, trailingCode, withoutEnglish } from '../../worker/detection/name-shape.js';
-import { mailedAcronym, nonNameWord, technicalPaper, termContext } from '../../worker/detection/name-precision.js';
+import { inImprint, mailedAcronym, nonNameWord, technicalPaper, termContext } from '../../worker/detection/name-precision.js';
 import { recurringNames } from '../../worker/detection/names.js';
 import { technicalTerm, technicalVocabulary } from '../../worker/detection/technical-vocabulary.js';
 import { layoutPage } from '../helpers/page-layout.js';
@@ -415,6 +415,18 @@ describe('person names in technical prose, tenth round', () => {
     expect(found.filter((name) => /Harper|Heinemann|Cambridge|Press/.test(name))).toEqual([]);
     // An author cited by name and year is no imprint, and an author before a colon is no place.
     expect(names(manual('As Maria Lopez showed (see Lopez: The Book, 1990), the parser is fast.'))).toContain('Maria Lopez');
+  });
+
+  it('reads an imprint in time linear in a run of capitals (the place pattern once split such runs every way)', () => {
+    // 26 capitals after "(" and a colon, then no year: the old pattern tried every split of the run before failing
+    // (seconds here, doubling with every capital or two; a 54-page manual took it over 40 minutes). A bound on
+    // complexity, not a speed target: the pattern now takes microseconds here.
+    const text = `(${'TEXMFCNFWEBTWOCPROGRAMSSEA'}: foo bar`;
+    const context = { ...termContext(manual(text)), technical: true };
+    const started = performance.now();
+    expect(inImprint(text, 1, 10, context)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(250);
+    expect(inImprint('(New York: Harper & Brothers, 1869)', 10, 16, context)).toBe(true);
   });
 
   it('takes the words of a font that a font-selection macro takes for no person, wherever the document writes them', () => {

@@ -417,7 +417,10 @@ export function quotedWord(text: string, start: number, end: number, context: Te
  * abbreviation's comma ("edn., ") to the colon and holds only capitalised words; the publisher runs from the colon
  * to the year that closes the parenthesis.
  */
-const IMPRINT = /(?:\(|;[ \t\n]*|\.,[ \t\n]*)((?:\p{Lu}[\p{L}.’'-]*(?:[ \t\n]*[,&–][ \t\n]*|[ \t\n]+)?)+):[ \t\n]+([^():;]{2,120}?),[ \t\n]*(?:1[5-9]|20)\d{2}[a-z]?\)/gu;
+// Each word of the place is followed by a separator before the next, so a run of capitals ("TEXMFCNF") splits one
+// way only: with the separator optional the engine tried every split of such a run, exponentially (a 54-page manual
+// took over 40 minutes).
+const IMPRINT = /(?:\(|;[ \t\n]*|\.,[ \t\n]*)(\p{Lu}[\p{L}.’'-]*(?:(?:[ \t\n]*[,&–][ \t\n]*|[ \t\n]+)\p{Lu}[\p{L}.’'-]*)*(?:[ \t\n]*[,&–])?[ \t\n]*):[ \t\n]+([^():;]{2,120}?),[ \t\n]*(?:1[5-9]|20)\d{2}[a-z]?\)/gu;
 
 /**
  * Whether a person candidate of technical text lies in a publication's imprint (`IMPRINT`): a place or a
