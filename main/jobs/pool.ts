@@ -51,7 +51,7 @@ export function workerEntry(): string {
 /**
  * Each thread's young generation (three semi-spaces' worth). Reading a page makes many short-lived objects (a glyph,
  * its corners and bounds, pdf.js's text items); with V8's default the scavenger ran for a fifth of an export's
- * time, with 64 MB semi-spaces about half that (bench/profile-export.ts). V8 grows the space only as it is used.
+ * time, with 64 MB semi-spaces under a tenth (bench/profile-export.ts). V8 grows the space only as it is used.
  */
 const YOUNG_GENERATION_MB = 192;
 

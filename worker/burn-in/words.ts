@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import type { LayerWord } from '../../main/common/export-tasks.js';
+import { plainAscii } from '../../main/common/fold-text.js';
 import type { Rect } from './geometry.js';
 
 // Words of a page: read from pdf.js text runs (when no stored words exist), cleaned for the invisible text
@@ -133,12 +134,9 @@ export async function wordsFromRuns(runs: readonly TextRun[], fontWidths: (fontN
   return words;
 }
 
-/** Printable ASCII without spaces: NFKC leaves it as it is and it holds no whitespace. */
-const PLAIN = /^[\x21-\x7e]*$/u;
-
 /** NFKC, without whitespace: the form words are compared in. */
 export function token(text: string): string {
-  if (PLAIN.test(text)) return text;
+  if (plainAscii(text)) return text;
   return text.normalize('NFKC').replace(/\s+/gu, '');
 }
 
