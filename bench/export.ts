@@ -15,7 +15,8 @@ const PAGES = 50;
 const BOXES_PER_PAGE = 5;
 const MAX_TIME_RATIO = 2.5;
 const MAX_SIZE_RATIO = 3;
-const ROUNDS = 5;
+// BENCH_EXPORT_ROUNDS: fewer rounds while working (the figures are medians of 5).
+const ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 5);
 // The real-world corpus (issue 29): every PDF of ../shared/corpora/realworld-pdfs exported once with the defaults,
 // beside pdftoppm -r 200 of the same whole file. BENCH_EXPORT_CORPUS=0 skips it.
 const CORPUS = new URL('../../shared/corpora/realworld-pdfs/', import.meta.url);
@@ -98,6 +99,33 @@ interface ExportState {
   summary: { burn?: BurnSummary | null } | null;
 }
 
+/** CPU of each of this process's threads (/proc/self/task), in ms by thread id and name: where an export's CPU goes. */
+function threadCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      out.set(`${tid === String(process.pid) ? 'main' : name}:${tid}`, ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * 10);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** PROFILE_MARKS=1: each thread's CPU over a round, largest first, threads of one name summed. */
+function threadCpuLine(before: Map<string, number>): string {
+  const byName = new Map<string, number>();
+  for (const [key, ms] of threadCpuMs()) {
+    const used = ms - (before.get(key) ?? 0);
+    const name = key.startsWith('main:') ? 'main' : `${key.split(':')[0]}${used > 200 ? `:${key.split(':')[1]}` : ''}`;
+    byName.set(name, (byName.get(name) ?? 0) + used);
+  }
+  return [...byName.entries()].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${ms}`).join(', ');
+}
+
 async function obscuraExport(dir: string, file: string, input: BenchInput, log: (message: string) => void) {
   if (!fs.existsSync(new URL('jobs/export/index.js', dist))) throw new Error('dist/ is missing: run `npm run build:main` first');
   const { loadConfig } = await load<typeof import('../main/config.js')>('config.js');
@@ -107,6 +135,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
   const { systemClock } = await load<typeof import('../main/services/context.js')>('services/context.js');
   const { WorkerPool } = await load<typeof import('../main/jobs/pool.js')>('jobs/pool.js');
   const { startExportRunner } = await load<typeof import('../main/jobs/export/index.js')>('jobs/export/index.js');
+  const { onExportChanged } = await load<typeof import('../main/db/change-signals.js')>('db/change-signals.js');
 
   const dataDir = path.join(dir, 'data');
   const runtime = await openRuntime(dataDir, loadConfig(dataDir, { port: 0, rateLimits: { enabled: false } }), systemClock);
@@ -114,6 +143,21 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
   const server = await createHttpServer(runtime, { logger: false });
   const host = new URL(await server.listen('127.0.0.1', 0)).host;
   const pool = new WorkerPool();
+  // PROFILE_MARKS=1: each worker task's kind, pages and span (ms since the round began), printed with the round.
+  const timeline: string[] = [];
+  let roundStart = 0;
+  if (process.env.PROFILE_MARKS) {
+    const run = pool.run.bind(pool);
+    pool.run = (async (task: Parameters<typeof run>[0], options: Parameters<typeof run>[1]) => {
+      const started = performance.now() - roundStart;
+      try {
+        return await run(task, options);
+      } finally {
+        const pages = 'pages' in task && Array.isArray(task.pages) ? task.pages.length : 'checks' in task && Array.isArray(task.checks) ? task.checks.length : '';
+        timeline.push(`${task.kind}${pages === '' ? '' : `(${pages})`} ${started.toFixed(0)}–${(performance.now() - roundStart).toFixed(0)}`);
+      }
+    }) as typeof pool.run;
+  }
   const runner = startExportRunner(runtime, pool);
   let counter = 0;
   const api = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, raw?: Buffer): Promise<Json> => {
@@ -149,18 +193,31 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
     const runOnce = async (method: 'auto' | 'raster' = 'auto') => {
       if (process.env.PROFILE_MARKS) log(`  mark start ${method} ${process.hrtime.bigint() / 1000n}`);
       const cpuBefore = process.cpuUsage();
+      const threadsBefore = process.env.PROFILE_MARKS ? threadCpuMs() : new Map<string, number>();
       const started = performance.now();
+      roundStart = started;
+      timeline.length = 0;
       const { id } = (await api('POST', '/api/v1/exports', { case_id: caseId, options: { method } })).data;
       for (;;) {
         const current = (await api('GET', `/api/v1/exports/${id}`)).data as unknown as ExportState;
         if (current.status === 'completed') {
           const ms = performance.now() - started;
           const cpu = process.cpuUsage(cpuBefore);
-          if (process.env.PROFILE_MARKS) log(`  mark end ${method} ${process.hrtime.bigint() / 1000n}`);
+          if (process.env.PROFILE_MARKS) log(`  mark end ${method} ${process.hrtime.bigint() / 1000n}; thread CPU ms: ${threadCpuLine(threadsBefore)}; tasks: ${timeline.join(', ')}`);
           return { ms, cpuMs: (cpu.user + cpu.system) / 1000, size: current.file?.size ?? 0, burn: current.summary?.burn ?? null };
         }
         if (current.status === 'failed' || current.status === 'cancelled') throw new Error(`export ${current.status}: ${current.error_message ?? ''}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        // Read again when the export's status changes (the runner's own signal), else every 250 ms: polling as
+        // an HTTP client would costs this process CPU the export would be charged with.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, 250);
+          const unsubscribe = onExportChanged((changed) => changed === Number(id) && setImmediate(done));
+          function done() {
+            clearTimeout(timer);
+            unsubscribe();
+            resolve();
+          }
+        });
       }
     };
     log('  warm-up export (starts the worker threads)');
@@ -174,8 +231,9 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
       log(`  round ${round + 1}/${ROUNDS}: pdftoppm ${fmt(baseline.ms, 0)} ms, export ${fmt(run.ms, 0)} ms (${fmt(run.ms / baseline.ms)}×)`);
     }
     // One export with every page rendered, for reference (method raster, the fallback of auto).
-    const rasterBaseline = pdftoppm(file, dir);
-    const raster = { ...(await runOnce('raster')), baseline: rasterBaseline.ms };
+    // BENCH_EXPORT_RASTER=0 skips the method raster reference (about 40 s) while working.
+    const rasterBaseline = process.env.BENCH_EXPORT_RASTER === '0' ? { ms: Number.NaN } : pdftoppm(file, dir);
+    const raster = process.env.BENCH_EXPORT_RASTER === '0' ? { ms: Number.NaN, cpuMs: Number.NaN, size: 0, burn: null, baseline: Number.NaN } : { ...(await runOnce('raster')), baseline: rasterBaseline.ms };
     log(`  reference: pdftoppm ${fmt(rasterBaseline.ms, 0)} ms, export with method raster ${fmt(raster.ms, 0)} ms (${fmt(raster.ms / rasterBaseline.ms)}×)`);
     return { rounds, raster, threads: pool.size };
   } finally {
