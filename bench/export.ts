@@ -221,7 +221,8 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
       }
     };
     log('  warm-up export (starts the worker threads)');
-    await runOnce();
+    const first = await runOnce();
+    log(`  first export: ${fmt(first.ms, 0)} ms, ${fmt(first.cpuMs, 0)} ms CPU (threads start: modules load, code compiles)`);
     // Rounds alternate the baseline and the export, so both see the same load on a shared machine.
     const rounds: { baseline: number; baselineCpu: number; ms: number; cpuMs: number; size: number; burn: BurnSummary | null }[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -235,10 +236,15 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
     const rasterBaseline = process.env.BENCH_EXPORT_RASTER === '0' ? { ms: Number.NaN } : pdftoppm(file, dir);
     const raster = process.env.BENCH_EXPORT_RASTER === '0' ? { ms: Number.NaN, cpuMs: Number.NaN, size: 0, burn: null, baseline: Number.NaN } : { ...(await runOnce('raster')), baseline: rasterBaseline.ms };
     log(`  reference: pdftoppm ${fmt(rasterBaseline.ms, 0)} ms, export with method raster ${fmt(raster.ms, 0)} ms (${fmt(raster.ms / rasterBaseline.ms)}×)`);
-    return { rounds, raster, threads: pool.size };
+    // What the pool's threads hold while idle (piscina keeps them for its idle timeout): resident memory with
+    // them, then without them.
+    const withIdleThreads = process.memoryUsage.rss();
+    await pool.destroy();
+    const withoutThreads = process.memoryUsage.rss();
+    return { rounds, raster, threads: pool.size, first, idleThreadsMb: (withIdleThreads - withoutThreads) / 1024 ** 2 };
   } finally {
     await runner.stop();
-    await pool.destroy();
+    await pool.destroy().catch(() => undefined);
     await server.close();
     await runtime.close();
   }
@@ -322,7 +328,7 @@ export const exportBench: Benchmark = {
       settings.log(`  input: ${PAGES} pages, ${fmtInt(input.bytes.length)} bytes; pdftoppm -r 200, ${ROUNDS} rounds`);
       pdftoppm(file, dir); // warm the page cache
       // BENCH_EXPORT_CORPUS_ONLY=1: the corpus alone (to compare two builds back to back on a loaded machine).
-      const { rounds, raster, threads } = process.env.BENCH_EXPORT_CORPUS_ONLY === '1' ? { rounds: [], raster: { ms: Number.NaN, cpuMs: Number.NaN, size: 0, burn: null, baseline: Number.NaN }, threads: 0 } : await obscuraExport(dir, file, input, settings.log);
+      const { rounds, raster, threads, first, idleThreadsMb } = process.env.BENCH_EXPORT_CORPUS_ONLY === '1' ? { rounds: [], raster: { ms: Number.NaN, cpuMs: Number.NaN, size: 0, burn: null, baseline: Number.NaN }, threads: 0, first: null, idleThreadsMb: Number.NaN } : await obscuraExport(dir, file, input, settings.log);
       settings.log('  real-world corpus: each file exported once (defaults), beside pdftoppm -r 200 of the whole file');
       fs.mkdirSync(path.join(dir, 'corpus'));
       const corpus = await corpusRun(path.join(dir, 'corpus'), settings.log);
@@ -364,6 +370,7 @@ export const exportBench: Benchmark = {
           `pages: ${burn?.vector_pages ?? '?'} redacted in their content (vector), ${burn?.raster_pages ?? '?'} rendered${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
           `method raster for reference: ${fmt(raster.ms / raster.baseline)}× the time of pdftoppm, ${fmt(raster.size / input.bytes.length)}× the size (every page a 200 dpi picture, 1-bit G4)`,
           'export: POST /exports to status completed, after a warm-up; content rewriting (or render and burn-in), assembly, verification, blob commit',
+          ...(first ? [`first export on new threads: ${fmt(first.ms, 0)} ms wall (${fmt(first.ms / exportMs)}× a warm one), ${fmt(first.cpuMs / PAGES, 1)} ms CPU a page; the ${threads} idle threads held ${fmt(idleThreadsMb, 0)} MB resident`] : []),
           'baseline: poppler rendering the same file single-threaded to uncompressed PPM files',
           `size per page: output ${fmtInt(size / PAGES)} bytes, input ${fmtInt(input.bytes.length / PAGES)} bytes of text operators`,
           ...(corpus.length > 0
@@ -379,7 +386,7 @@ export const exportBench: Benchmark = {
           { name: `size ratio < ${MAX_SIZE_RATIO}`, pass: sizeRatio < MAX_SIZE_RATIO, detail: `${fmt(sizeRatio)}×` },
           ...(corpus.length > 0 ? [{ name: 'real-world corpus: median export / pdftoppm ≤ 1 (issue 29)', pass: corpusRatio <= 1, detail: `${fmt(corpusRatio)}× over ${done.length} files` }] : []),
         ],
-        data: { corpus, corpusRatio, corpusSize, rounds, raster, cpuPerPage, baselineCpuPerPage, baselineMs: baseline, exportMs, outputBytes: size, inputBytes: input.bytes.length, timeRatio, sizeRatio, threads },
+        data: { first, idleThreadsMb, corpus, corpusRatio, corpusSize, rounds, raster, cpuPerPage, baselineCpuPerPage, baselineMs: baseline, exportMs, outputBytes: size, inputBytes: input.bytes.length, timeRatio, sizeRatio, threads },
       };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

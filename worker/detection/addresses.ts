@@ -78,7 +78,9 @@ const TYPE_WORDS = ['Rue', 'Avenue', 'Av.', 'Boulevard', 'Bd', 'Chemin', 'Place'
   'Ronda', 'Travesía', 'Carretera', 'Pasaje', 'Calzada', 'Glorieta', 'Vicolo', 'Strada', 'Lungomare', 'Borgo', 'Cours', 'Passage', 'Promenade',
   'Faubourg', 'Sentier', 'Alameda', 'Estrada', 'Rodovia', 'Beco', 'Bulevardul', 'Calea', 'Str.'];
 const TYPE_FIRST = `(?:${[...new Set(TYPE_WORDS.flatMap((word) => [word, word.toLowerCase()]))].map((word) => word.replace('.', '\\.')).join('|')})`;
-const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?(?:\\p{Lu}[\\p{L}'’.-]+ ?){1,4}";
+// Up to four words, each apart from the next: with the space optional, a long run of capitalised pieces
+// ("Via Ab-Ab-Ab…") could be split every way, and a 600-character line took seconds.
+const NAME_TAIL = "(?:(?:de|del|de la|des|du|la|le|l'|d'|da|do|dos|das|della|di|dei) ?)?\\p{Lu}[\\p{L}'’.-]+(?: \\p{Lu}[\\p{L}'’.-]+){0,3} ?";
 // Portuguese 0000-000, Brazilian 00000-000 and six digits (Romania, Russia) too; a country letter may stand before the digits (D-10115, CH-8001).
 const POSTCODE =
   '(?:(?:[A-Z]{1,2}-)?(?:\\d{6}|\\d{5}(?:-\\d{3})?|\\d{2} \\d{3}|\\d{4}(?:-\\d{3}| ?[A-Z]{2})?|\\d{2}-\\d{3}|\\d{3} ?\\d{2})|[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d)';
@@ -91,7 +93,10 @@ const TOWN_TAIL = `(?:,? ?(?:\\n[ \\t]*)?(?:${POSTCODE} \\p{Lu}[\\p{L}'’.-]+(?
 // Nordic type words also stand apart after the name (Karl Johans gate 22, Gamla vägen 4).
 // Hungarian, Czech, Turkish and Russian type words after the name too (Andrássy út 22, Atatürk Caddesi No: 12).
 const APART_TYPES = 'gate|gata|gatan|vei|veien|vej|gade|väg|vägen|allé|út|utca|körút|tér|náměstí|třída|Caddesi|Cad\\.|Sokak|Sok\\.|Sokağı|Bulvarı|ulitsa|prospekt';
-const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]*(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]*[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]* ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?|n[º°] ?|n\\.º ?|núm\\. ?|Nr\\. ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}${DISTRICT}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
+// A street's name word is at most this long: unbounded, each capital of a long hyphenated run started a scan
+// to its end (quadratic in the run).
+const WORD = 60;
+const NUMBER_LAST = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Lu}[\\p{L}-]{0,${WORD}}(?:${COMPOUND_TYPES})|\\p{Lu}[\\p{L}-]{0,${WORD}}[- ](?:${CAPITAL_TYPES})|(?:\\p{Lu}[\\p{L}-]{0,${WORD}} ){1,2}(?:${APART_TYPES})|${TYPE_FIRST} ${NAME_TAIL}),? (?:No:? ?|n[º°] ?|n\\.º ?|núm\\. ?|Nr\\. ?)?\\d{1,5}(?: ?[a-zA-Z](?![\\p{L}]))?(?:[/-]\\d{1,4}){0,2}${FLOOR}${DISTRICT}?(${TOWN_TAIL})?(?![\\p{L}\\p{N}])`, 'gu');
 // Latin American grid addresses, numbered streets with the crossing street and distance (Calle 26 # 13-19,
 // Carrera 7 No. 71-21): the sign or No. and the hyphenated pair make them.
 const GRID = new RegExp(`(?<![\\p{L}\\p{N}])(?:Calle|Carrera|Cra\\.?|Cl\\.|Avenida|Av\\.|Diagonal|Transversal|Tv\\.|Dg\\.|Cll\\.?|Kr\\.?) \\d{1,3}[A-Z]?(?: [Bb]is)?(?: [A-Z])? ?(?:#|No\\.?|N[°º]) ?\\d{1,3}[A-Z]?-\\d{1,3}(?![\\p{N}])(${TOWN_TAIL})?`, 'gu');

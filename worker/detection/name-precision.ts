@@ -1,5 +1,5 @@
 import { FIRST_NAMES, NOT_NAME_WORDS, SURNAMES, TITLES } from './name-lists.js';
-import { EPONYM_IN_TECHNICAL, commonWord, withoutEnglish } from './name-shape.js';
+import { EPONYM_IN_TECHNICAL, commonWord, perLine, withoutEnglish } from './name-shape.js';
 import { technicalVocabulary } from './technical-vocabulary.js';
 
 // Technical prose names products, tools and code (SpiderMonkey, LuaTeX-ko, Luaotfload, Specials) in the
@@ -296,10 +296,9 @@ export function backedBy(cues: readonly string[]): boolean {
  * line. Needs four words or more on the line, four in five of them capitalised, and one item (no commas,
  * ampersands, "and", tabs or wide gaps).
  */
-export function capitalisedLine(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const next = text.indexOf('\n', end);
-  const line = text.slice(lineStart, next < 0 ? text.length : next);
+export const capitalisedLine = perLine(lineOfCapitals);
+
+function lineOfCapitals(line: string): boolean {
   const words = (line.match(/[^\s,;|]+/g) ?? []).filter((word) => /\p{L}/u.test(word));
   if (words.length < 4) return false;
   const capitals = words.filter((word) => /^[^\p{L}]*\p{Lu}/u.test(word)).length;

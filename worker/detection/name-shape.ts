@@ -262,9 +262,12 @@ export function titleCaseHeader(text: string, start: number, end: number, lower:
  * words ("Zde, v České republice, stále není povoleno ani"); with `accented`, one of them has a letter beyond a–z.
  */
 export function foreignLine(text: string, start: number, end: number, accented: boolean): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const next = text.indexOf('\n', end);
-  const line = text.slice(lineStart, next < 0 ? text.length : next);
+  return (accented ? foreignAccented : foreignAny)(text, start, end);
+}
+const foreignAny = perLine((line) => foreignWords(line, false));
+const foreignAccented = perLine((line) => foreignWords(line, true));
+
+function foreignWords(line: string, accented: boolean): boolean {
   const words = line.match(/(?<![\p{L}\p{N}_\\\-−‐])\p{Ll}{2,}(?![\p{L}\p{N}_(\-−‐])/gu) ?? [];
   if (words.length < 4 || words.some((word) => FUNCTION_WORDS.has(word))) return false;
   if (accented && !words.some((word) => /[^a-z]/.test(word))) return false;
@@ -282,3 +285,76 @@ export function abbreviationNumber(text: string, start: number, end: number): bo
 /** A legal form of a firm or society after a candidate ("Deutschsprachige Anwendervereinigung TEX e.V.", "Acme Widgets GmbH"). */
 const LEGAL_FORM_AFTER = /^[^\S\n]+(?:[\p{Lu}][\p{L}&'’-]*[^\S\n]+){0,2}(?:e\.[^\S\n]?V\.|g?GmbH|mbH|S\.A\.|S\.p\.A\.|SARL|B\.V\.|N\.V\.|Pty|PLC)(?![\p{L}])/u;
 export const legalFormAfter = (text: string, end: number) => LEGAL_FORM_AFTER.test(text.slice(end, end + 60));
+
+/**
+ * A rule about the line (or lines) a candidate sits on, answered once per line of the text last asked about: a
+ * long line holds a candidate at every other word, and reading the whole line for each was quadratic.
+ */
+export function perLine<T>(judge: (line: string) => T): (text: string, start: number, end: number) => T {
+  let answered: { text: string; answers: Map<string, T> } | null = null;
+  return (text, start, end) => {
+    const [lineStart, lineEnd] = lineAround(text, start, end);
+    if (answered?.text !== text) answered = { text, answers: new Map() };
+    const key = `${lineStart}:${lineEnd}`;
+    const cached = answered.answers.get(key);
+    if (cached !== undefined) return cached;
+    const answer = judge(text.slice(lineStart, lineEnd));
+    answered.answers.set(key, answer);
+    return answer;
+  };
+}
+
+/** Where the text last asked about breaks its lines ('\n'), in order. */
+let lineBreaks: { text: string; at: Int32Array } | null = null;
+
+/**
+ * The line or lines from `start` to `end`: from after the last line break before `start` to the first at or after
+ * `end` (or the text's end). Found by halving over the text's line breaks, read once per text.
+ */
+export function lineAround(text: string, start: number, end: number): [number, number] {
+  if (lineBreaks?.text !== text) {
+    const at: number[] = [];
+    for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) at.push(index);
+    lineBreaks = { text, at: Int32Array.from(at) };
+  }
+  const breaks = lineBreaks.at;
+  // The first break at or after a position.
+  const firstFrom = (position: number) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((breaks[middle] as number) < position) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  // As text.lastIndexOf('\n', start - 1), which reads position 0 for a start of 0.
+  const before = firstFrom(Math.max(start - 1, 0) + 1) - 1;
+  const after = firstFrom(end);
+  return [before >= 0 ? (breaks[before] as number) + 1 : 0, after < breaks.length ? (breaks[after] as number) : text.length];
+}
+
+/** For the text last asked about (wordBounds). */
+let boundsOf: { text: string; lastBreak: Int32Array; nextSpace: Int32Array } | null = null;
+
+/**
+ * Per index of a text: the last space, line break or tab at or before it (-1 if none), and the first white space
+ * at or after it (the text's length if none). Read once per text, for rules that look at the whole word around
+ * each candidate: scanning from each one was quadratic on a long line.
+ */
+export function wordBounds(text: string): { lastBreak: Int32Array; nextSpace: Int32Array } {
+  if (boundsOf?.text === text) return boundsOf;
+  const lastBreak = new Int32Array(text.length);
+  const nextSpace = new Int32Array(text.length + 1);
+  let last = -1;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 32 || code === 10 || code === 9) last = index;
+    lastBreak[index] = last;
+  }
+  nextSpace[text.length] = text.length;
+  for (let index = text.length - 1; index >= 0; index -= 1) nextSpace[index] = /\s/.test(text.charAt(index)) ? index : (nextSpace[index + 1] as number);
+  boundsOf = { text, lastBreak, nextSpace };
+  return boundsOf;
+}

@@ -1,7 +1,7 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
 import { afterPossessive, backedBy, capitalisedLine, codeShaped, inImprint, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
-import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName } from './name-shape.js';
+import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName, wordBounds } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
 // Person names: sequences of capitalised words, scored by the evidence around them: a title before them
@@ -330,14 +330,15 @@ function afterClosedClassWord(text: string, candidate: Candidate | null): Candid
 
 /** The candidate up to its first word shaped like code, read whole ("Name" of "Name.Builtin"); null when that is its first word. */
 function beforeCodeWord(text: string, candidate: Candidate): Candidate | null {
+  const bounds = wordBounds(text);
   let end = candidate.start;
   for (const match of text.slice(candidate.start, candidate.end).matchAll(/\S+/g)) {
     const from = candidate.start + match.index;
-    let to = from + match[0].length;
-    const wordStart = from === candidate.start ? text.lastIndexOf(' ', from) + 1 : from;
-    while (to < text.length && /\S/.test(text.charAt(to))) to += 1;
-    const lineStart = Math.max(wordStart, text.lastIndexOf('\n', from) + 1, text.lastIndexOf('\t', from) + 1);
-    if (codeShaped(text.slice(lineStart, to))) break;
+    const after = from + match[0].length;
+    // The whole word the first one begins in (back to a space, line break or tab); each to its next white space.
+    const wordStart = from === candidate.start ? (bounds.lastBreak[from] as number) + 1 : from;
+    const to = after < text.length ? (bounds.nextSpace[after] as number) : after;
+    if (codeShaped(text.slice(wordStart, to))) break;
     end = Math.min(candidate.end, from + match[0].length);
   }
   if (end === candidate.end) return candidate;

@@ -50,8 +50,9 @@ export function technicalTerm(word: string): boolean {
 export function technicalVocabulary(text: string): { share: number; words: number; terms: number } {
   let words = 0;
   let terms = 0;
-  // Addresses are no prose: URLs (https://t.co/…) and e-mail addresses leave the text first.
-  const prose = text.toLowerCase().replace(/\S*(?:[a-z][a-z0-9+.-]*:\/\/|www\.|@)\S*/g, ' ');
+  // Addresses are no prose: URLs (https://t.co/…) and e-mail addresses leave the text first. Token by token:
+  // one pattern around the whole run (\S*…\S*) backtracked cubically over a long run without spaces.
+  const prose = text.toLowerCase().replace(/\S+/g, (token) => (token.includes('://') || token.includes('www.') || token.includes('@') ? ' ' : token));
   for (const match of prose.matchAll(/(?<![\p{L}\p{N}_])\p{L}[\p{L}-]*\p{L}(?![\p{L}\p{N}_])/gu)) {
     words += 1;
     if (technicalTerm(match[0])) terms += 1;

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findAddresses } from '../../worker/detection/addresses.js';
+import { capitalisedLine } from '../../worker/detection/name-precision.js';
+import { foreignLine, lineAround, wordBounds } from '../../worker/detection/name-shape.js';
+import { technicalVocabulary } from '../../worker/detection/technical-vocabulary.js';
+
+// Detection runs over whatever text a document holds, one page at a time, with no time limit of its own: a
+// long line must cost time in proportion to its length. Each case below took seconds to minutes before (a
+// pattern that backtracked over a long run, or a rule that read the whole line again for every candidate on
+// it); the bounds are on complexity, far above what the code takes now and far below what it took then.
+
+const seconds = (work: () => unknown): number => {
+  const started = performance.now();
+  work();
+  return (performance.now() - started) / 1000;
+};
+
+describe('detection on long lines', () => {
+  it('strips addresses from a run without spaces in linear time (the vocabulary share of technical text)', () => {
+    // One 12,000-character token: the old pattern (\S* around the address marks) backtracked cubically.
+    const run = 'Ab-'.repeat(4000);
+    expect(seconds(() => technicalVocabulary(`${run} compiler parser`))).toBeLessThan(1);
+    // Still what it was for: URLs and e-mail addresses are no prose, their words not counted.
+    expect(technicalVocabulary('see https://example.org/compiler or mail parser@example.org about the compiler')).toEqual({ share: 1 / 6, words: 6, terms: 1 });
+  });
+
+  it('reads a street after its type word in linear time when a long hyphenated run follows it', () => {
+    // "Via " then capitalised pieces without spaces: the name's words with an optional space between them
+    // could split the run every way (a 600-character line took seconds, 1,200 characters minutes).
+    expect(seconds(() => findAddresses(`Via ${'Ab-'.repeat(2000)} 12`))).toBeLessThan(2);
+    expect(seconds(() => findAddresses(`Contact ${'Äb-'.repeat(4000)}straße 12`))).toBeLessThan(2);
+    // The shapes the patterns are for still match.
+    const found = (text: string) => findAddresses(text).map((candidate) => text.slice(candidate.start, candidate.end));
+    expect(found('Send it to Via Giuseppe Verdi 12, 20121 Milano please.')).toContain('Via Giuseppe Verdi 12, 20121 Milano');
+    expect(found('Our office: 10 rue de la Paix 75002 Paris')).toContain('10 rue de la Paix 75002 Paris');
+    expect(found('Wohnhaft: Konrad-Adenauer-Straße 1, 53113 Bonn')).toContain('Konrad-Adenauer-Straße 1, 53113 Bonn');
+    expect(found('Adresse Karl Johans gate 22, 0159 Oslo')).toContain('Karl Johans gate 22, 0159 Oslo');
+  });
+
+  it('judges a line once for all the candidates on it', () => {
+    const words = Array.from({ length: 6000 }, (_, index) => (index % 3 === 2 ? 'AB' : 'Ab'));
+    const line = `Contact ${words.join(' ')}`;
+    const starts = [...line.matchAll(/\S+/g)].map((match) => [match.index, match.index + match[0].length] as const);
+    // Every word asks about its line, as the name rules do: reading the line each time was quadratic.
+    expect(seconds(() => starts.forEach(([start, end]) => capitalisedLine(line, start, end)))).toBeLessThan(1);
+    expect(seconds(() => starts.forEach(([start, end]) => foreignLine(line, start, end, false)))).toBeLessThan(1);
+    // And the answer is the line's, whichever line is asked about.
+    const text = 'Alpha Beta Gamma Delta Epsilon\nthe report was read by Maria Lopez today';
+    expect(capitalisedLine(text, 0, 5)).toBe(true);
+    expect(capitalisedLine(text, 52, 57)).toBe(false);
+    expect(capitalisedLine(text, 6, 10)).toBe(true);
+  });
+
+  it('finds a line and a word around any place as scanning from it would, after one reading of the text', () => {
+    const texts = fc.stringMatching(/^[ab \n\t\r]{0,40}$/);
+    fc.assert(
+      fc.property(texts, fc.nat(), fc.nat(), (text, a, b) => {
+        const start = text.length === 0 ? 0 : a % (text.length + 1);
+        const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+        const next = text.indexOf('\n', end);
+        expect(lineAround(text, start, end)).toEqual([text.lastIndexOf('\n', start - 1) + 1, next < 0 ? text.length : next]);
+        const bounds = wordBounds(text);
+        for (let index = 0; index < text.length; index += 1) {
+          expect(bounds.lastBreak[index]).toBe(Math.max(text.lastIndexOf(' ', index), text.lastIndexOf('\n', index), text.lastIndexOf('\t', index)));
+          const space = text.slice(index).search(/\s/);
+          expect(bounds.nextSpace[index]).toBe(space < 0 ? text.length : index + space);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // Asked at every word of a 60,000-character line: the answers come from one reading.
+    const line = 'Ab '.repeat(20000);
+    expect(seconds(() => {
+      for (let index = 0; index < line.length; index += 3) lineAround(line, index, index + 2);
+      wordBounds(line);
+    })).toBeLessThan(1);
+  });
+});
