@@ -55,9 +55,26 @@ const overlaps = (a: Candidate, b: Candidate) => a.start < b.end && b.start < a.
 /** Of overlapping matches, the one of the more specific kind wins, then the higher score, then the longer. */
 export function resolveOverlaps(candidates: readonly Candidate[]): Candidate[] {
   const ordered = [...candidates].sort((a, b) => PRIORITY[b.entity] - PRIORITY[a.entity] || b.score - a.score || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  // The kept matches never overlap one another, so in order of start (then end) their ends rise too: one halving
+  // finds the only kept match a new one could meet first (comparing with every kept match was quadratic).
   const kept: Candidate[] = [];
-  for (const candidate of ordered) if (!kept.some((other) => overlaps(other, candidate))) kept.push(candidate);
-  return kept.sort((a, b) => a.start - b.start);
+  const taken = new Map<Candidate, number>();
+  for (const candidate of ordered) {
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((kept[middle] as Candidate).end > candidate.start) high = middle;
+      else low = middle + 1;
+    }
+    const next = kept[low];
+    if (next && overlaps(next, candidate)) continue;
+    let at = low;
+    while (at < kept.length && ((kept[at] as Candidate).start < candidate.start || ((kept[at] as Candidate).start === candidate.start && (kept[at] as Candidate).end <= candidate.end))) at += 1;
+    kept.splice(at, 0, candidate);
+    taken.set(candidate, taken.size);
+  }
+  return kept.sort((a, b) => a.start - b.start || (taken.get(a) as number) - (taken.get(b) as number));
 }
 
 function candidatesIn(text: string, compiled: Compiled, document: DocumentContext | null = null): Candidate[] {
