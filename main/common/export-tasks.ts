@@ -179,6 +179,8 @@ export interface ExportBurnResult {
   pages: BurnedPage[];
   /** keepHidden: the pages (not withheld in full) holding text a viewer of the source does not show. */
   hiddenKept?: number[];
+  /** The thread (threadId) that burned the pages and keeps their source readings for the check (worker/burn-in/kept-sources.ts). */
+  thread?: number;
 }
 
 export interface CoverSheet {

@@ -58,6 +58,29 @@ const YOUNG_GENERATION_MB = 192;
 export interface RunOptions {
   signal: AbortSignal;
   onProgress: (progress: WorkerProgress) => void;
+  /**
+   * The thread (its threadId) to run on if it is idle: one that keeps what the task reads (an export's sources,
+   * worker/burn-in/kept-sources.ts). Busy or gone, any idle thread takes the task: a preference, never a wait.
+   */
+  thread?: number;
+}
+
+type Balancer = NonNullable<ConstructorParameters<typeof Piscina>[0]>['loadBalancer'];
+type BalancedTask = Parameters<NonNullable<Balancer>>[0];
+type BalancedWorker = Parameters<NonNullable<Balancer>>[1][number];
+
+/**
+ * piscina's own rule (an idle thread; one task at a time, every task here being abortable), the task's preferred
+ * thread first when it is idle.
+ */
+export function preferringBalancer(task: BalancedTask, workers: BalancedWorker[]): BalancedWorker | null {
+  const wanted = (task[Piscina.queueOptionsSymbol as keyof BalancedTask] as { thread?: number } | null | undefined)?.thread;
+  const usable = (worker: BalancedWorker) => worker.currentUsage === 0 && !worker.terminating && !worker.destroyed;
+  if (wanted !== undefined) {
+    const preferred = workers.find((worker) => worker.id === wanted && usable(worker));
+    if (preferred) return preferred;
+  }
+  return workers.find(usable) ?? null;
 }
 
 /** The worker threads; typed per task kind. Aborting a running task makes piscina replace its thread. */
@@ -83,6 +106,7 @@ export class WorkerPool {
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: this.limits.workerHeapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, stackSizeMb: 4 },
       workerData: { parserLimits: this.limits },
+      loadBalancer: preferringBalancer,
     });
   }
 
@@ -110,6 +134,8 @@ export class WorkerPool {
     this.watch();
     try {
       const envelope: WorkerEnvelope = { task, progressPort: channel.port2 };
+      // Read by the balancer on this side only (a symbol key is not sent to the thread).
+      if (options.thread !== undefined) Object.assign(envelope, { [Piscina.queueOptionsSymbol]: { thread: options.thread } });
       const result = (await this.piscina.run(envelope, { transferList: [channel.port2], signal: controller.signal })) as ResultFor<T['kind']>;
       if (result.kind !== task.kind) throw new Error(`worker answered a ${task.kind} task with a ${result.kind} result`);
       return result;

@@ -1,11 +1,13 @@
 import fs from 'node:fs/promises';
+import { threadId } from 'node:worker_threads';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
 import { asRects, drawnAreas } from './fidelity/index.js';
-import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
+import { hiddenContent, readAnew, readGlyphs } from '../pdf-glyphs/index.js';
+import { openKept, type KeptSource } from './kept-sources.js';
 import { glyphLayer, type GlyphLayer } from './text-layer/from-glyphs.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
@@ -191,21 +193,24 @@ async function finishPage(
  * Burns one page of an open PDF (pdf.js): stored words make the text layer when given, else the page's own.
  * `fallback` says why the page is rendered though method auto tried it in its content.
  */
-export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null, keepHidden = false): Promise<RasterizedPage> {
+export async function burnPdfPage(document: PDFDocumentProxy, request: BurnPageRequest, settings: BurnSettings, file: string, fallback: string | null = null, keepHidden = false, kept?: KeptSource): Promise<RasterizedPage> {
   const page = await document.getPage(request.page);
+  const reader = kept?.reader ?? readAnew;
   try {
     const raster = await rasterOfPdfPage(document, page, settings);
     const stored = storedWords(request.words);
     if (stored) {
       // Stored (OCR) words make the layer; the page's own text outranks them where they disagree.
-      const fromRuns = await wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+      const fromRuns = await wordsFromRuns(await textRuns(page, reader), fontWidthsOf(page));
       return { ...(await finishPage(raster, request, stored, fromRuns, settings, file, fallback)), stored: asLayer(stored) };
     }
     // Without stored words the layer is the source's own glyphs, each judged by its own extent (text-layer/from-glyphs.ts).
-    const layer = glyphLayer(await readGlyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible, keepHidden);
+    const layer = glyphLayer(await reader.glyphs(document, page), asRects(drawnAreas(request.boxes, raster.padding)), raster.visible, keepHidden);
     return await finishGlyphPage(raster, request, layer, settings, file, fallback);
   } finally {
-    page.cleanup();
+    // A rendered page's operator list is let go (its pictures decoded); its readings serve the check.
+    if (kept) await kept.keep(page, false);
+    else page.cleanup();
   }
 }
 
@@ -281,7 +286,16 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
     return { kind: 'export-burn', pageCount: 1, pages };
   }
   const isTiff = task.source.documentType === 'tiff';
-  const document = await openPdf(isTiff ? (await tiffAsPdf(bytes)).pdf : bytes);
+  // A PDF source stays open on this thread with what the burn read of its pages, for the export's check
+  // (kept-sources.ts); a TIFF's wrapper is made anew each time.
+  const kept = isTiff ? null : openKept(task.exportId, task.source.path, () => openPdf(bytes));
+  let document: PDFDocumentProxy;
+  try {
+    document = kept ? await kept.document : await openPdf((await tiffAsPdf(bytes)).pdf);
+  } catch (error) {
+    kept?.release();
+    throw error;
+  }
   try {
     const found = isTiff ? [] : await hiddenPages(document, task);
     const swept = task.keepHidden ? [] : found;
@@ -291,7 +305,7 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
     // Pages the written file's check refused in their content are rendered with that reason, never tried again.
     const forced = new Map((task.render ?? []).map((entry) => [entry.page, entry.reason]));
     const rewritable = requests.filter((request) => !forced.has(request.page));
-    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, rewritable, task, flattenedText) : new Map();
+    const rewritten: Map<number, VectorOutcome> = !isTiff && task.settings.method === 'auto' ? await rewritePages(document, bytes, rewritable, task, flattenedText, kept ?? undefined) : new Map();
     for (const [page, reason] of forced) rewritten.set(page, reason);
     for (const [index, request] of requests.entries()) {
       const file = pageFile(task.workPrefix, task.source, request.page);
@@ -307,13 +321,14 @@ export async function burnPages(task: ExportBurnTask, report: (fraction: number)
         pages.push({ ...(await finishPage(rasterOfImage(raster.canvas, raster.context, task.settings), request, stored, [], task.settings, file)), stored: asLayer(stored) });
       } else {
         const reason = sweptPages.has(request.page) ? 'the page holds text its viewer does not show' : null;
-        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? reason, task.keepHidden === true));
+        pages.push(await burnPdfPage(document, request, task.settings, file, outcome ?? reason, task.keepHidden === true, kept ?? undefined));
       }
       report((index + 1) / requests.length);
     }
     // Kept: on copied and rewritten pages as in the source, on rendered ones in the text layer (burnPdfPage).
-    return { kind: 'export-burn', pageCount: document.numPages, pages, ...(task.keepHidden && { hiddenKept: found.map((request) => request.page) }) };
+    return { kind: 'export-burn', pageCount: document.numPages, pages, thread: threadId, ...(task.keepHidden && { hiddenKept: found.map((request) => request.page) }) };
   } finally {
-    await document.destroy();
+    if (kept) kept.release();
+    else await document.destroy();
   }
 }

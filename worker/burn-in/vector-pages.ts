@@ -5,7 +5,8 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import type { BurnBox, BurnPageRequest, DrawnBox, ExportBurnTask, LayerWord, RewrittenPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
 import { CannotCopyPage, prepareCopy } from './copy.js';
-import { hiddenContent, readGlyphs } from '../pdf-glyphs/index.js';
+import { hiddenContent, readAnew, type PageReader } from '../pdf-glyphs/index.js';
+import type { KeptSource } from './kept-sources.js';
 import { drawnAreas } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
 import { boxCovers, center, contains, type Rect } from './geometry.js';
@@ -68,10 +69,10 @@ function storedWords(words: readonly PageWord[] | null): SourceWord[] {
 }
 
 /** The words of a page as pdf.js reads them, placed with the page's own font widths (fonts loaded first). */
-export async function pageWords(page: PDFPageProxy): Promise<SourceWord[]> {
+export async function pageWords(page: PDFPageProxy, reader: Pick<PageReader, 'textContent'> = readAnew): Promise<SourceWord[]> {
   // Annotations drawn (a superset of the fonts of forms mode): the list the glyph reading and the ink use too.
   await page.getOperatorList({ intent: 'display', annotationMode: 1 });
-  return wordsFromRuns(await textRuns(page), fontWidthsOf(page));
+  return wordsFromRuns(await textRuns(page, reader), fontWidthsOf(page));
 }
 
 /**
@@ -153,7 +154,10 @@ export async function rewritePages(
   task: ExportBurnTask,
   /** Filled with the words of pages whose annotation appearances were flattened (their text included). */
   flattenedText?: Map<number, SourceWord[]>,
+  /** Where the pages read here are kept for the export's check (kept-sources.ts); default read anew and let go. */
+  kept?: KeptSource,
 ): Promise<Map<number, VectorOutcome>> {
+  const reader = kept?.reader ?? readAnew;
   const outcomes = new Map<number, VectorOutcome>();
   const wanted = requests.filter((request) => request.boxes.length > 0);
   if (wanted.length === 0) return outcomes;
@@ -199,19 +203,20 @@ export async function rewritePages(
       // Text a viewer of the source never shows (a layer that is off, invisible text that is no OCR layer of
       // the page's picture, text outside the crop box or under an opaque fill) must not travel: such a page is
       // rendered, its text layer made only of what shows.
-      const hidden = task.keepHidden ? [] : hiddenContent(await readGlyphs(document, page));
+      const hidden = task.keepHidden ? [] : hiddenContent(await reader.glyphs(document, page));
       if (hidden.length > 0) {
         outcomes.set(request.page, `the page holds text its viewer does not show (${hidden.map((entry) => `${entry.kind}: ${entry.glyphs} glyph(s)`).join(', ')})`);
         continue;
       }
       // Each glyph's own ink decides whether it goes (pdf.js reads the fonts' outlines).
       ink = new InkCursor(await pageInk(page));
-      words = annotated.get(request.page) ?? (await pageWords(page));
+      words = annotated.get(request.page) ?? (await pageWords(page, reader));
     } catch (error) {
       outcomes.set(request.page, `pdf.js cannot read the page's glyphs: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     } finally {
-      page.cleanup();
+      if (kept) await kept.keep(page, true);
+      else page.cleanup();
     }
     let result: ReturnType<typeof redactPageContent>;
     try {

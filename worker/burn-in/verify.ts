@@ -8,7 +8,8 @@ import { asRects, comparePage, wordsOfPage, type PageComparison } from './fideli
 import { rewrittenProblems } from './rewrite-check.js';
 import type { SourceWord } from './words.js';
 import { openPdf } from './pdfjs.js';
-import { PageReadings, readAnew } from '../pdf-glyphs/index.js';
+import { PageReadings, readAnew, type PageReader } from '../pdf-glyphs/index.js';
+import { findKept, type KeptSource } from './kept-sources.js';
 import { structureProblems } from './sanitize.js';
 import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, textContentText, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
 
@@ -29,7 +30,7 @@ export class VerificationFailed extends Error {}
  * word lists. A scan's reading is its stored (OCR) words: those that meet a drawn area are withheld, allowed as
  * often as the stored words clear of every drawn area repeat them, judged here from the words as stored.
  */
-async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolean, sourcePage: PDFPageProxy | null, reader: PageReadings): Promise<Withheld[]> {
+async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolean, sourcePage: PDFPageProxy | null, reader: PageReader): Promise<Withheld[]> {
   const plan = check.certify;
   const drawn = asRects(plan?.drawn ?? []);
   const stored = check.stored ?? [];
@@ -46,23 +47,65 @@ async function withheldOf(sources: Sources, check: PageCheck, keepHidden: boolea
   return withheldOfPage(source, sourcePage ?? plan.page, drawn, storedUnder, storedClear, { keepHidden, ...(sourcePage && { reader }) });
 }
 
-/** The source documents of a task's checks, each opened once (PDFs only). */
-class Sources {
+/**
+ * The source documents of a task's checks, each opened once (PDFs only): the one the export's burn kept on this
+ * thread (kept-sources.ts) when there is one, its pages read once for both; else opened anew.
+ */
+class Sources implements PageReader {
   private open = new Map<string, Promise<PDFDocumentProxy>>();
+  private kept = new Map<string, KeptSource>();
+  /** The kept source each page of a kept document came from. */
+  private owners = new WeakMap<PDFPageProxy, KeptSource>();
+  /** Readings of every other page (the output's, sources opened here), until dropped. */
+  private readonly own = new PageReadings(readAnew);
+  constructor(private readonly exportId: number) {}
+
   get(path: string): Promise<PDFDocumentProxy> {
     let document = this.open.get(path);
     if (!document) {
-      document = fs.readFile(path).then((bytes) => openPdf(new Uint8Array(bytes)));
+      const kept = findKept(this.exportId, path);
+      if (kept) this.kept.set(path, kept);
+      document = kept ? kept.document : fs.readFile(path).then((bytes) => openPdf(new Uint8Array(bytes)));
       this.open.set(path, document);
     }
     return document;
   }
+
+  async page(path: string, number: number): Promise<PDFPageProxy> {
+    const page = await (await this.get(path)).getPage(number);
+    const kept = this.kept.get(path);
+    if (kept) this.owners.set(page, kept);
+    return page;
+  }
+
+  glyphs(document: PDFDocumentProxy, page: PDFPageProxy) {
+    return (this.owners.get(page)?.reader ?? this.own).glyphs(document, page);
+  }
+
+  textContent(page: PDFPageProxy) {
+    return (this.owners.get(page)?.reader ?? this.own).textContent(page);
+  }
+
+  /** Done with a page: its readings dropped, pdf.js's caches of it cleaned up. */
+  drop(page: PDFPageProxy): void {
+    const kept = this.owners.get(page);
+    if (kept) kept.drop(page);
+    else {
+      this.own.drop(page);
+      page.cleanup();
+    }
+  }
+
   async close(): Promise<void> {
-    for (const document of this.open.values()) await (await document.catch(() => null))?.destroy();
+    for (const [path, document] of this.open) {
+      const kept = this.kept.get(path);
+      if (kept) kept.release();
+      else await (await document.catch(() => null))?.destroy();
+    }
   }
 }
 
-async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReadings, keepHidden: boolean, outputWords?: SourceWord[]): Promise<PageComparison | null> {
+async function compared(output: { document: PDFDocumentProxy; page: PDFPageProxy }, sources: Sources, check: PageCheck, sourcePage: PDFPageProxy | null, reader: PageReader, keepHidden: boolean, outputWords?: SourceWord[]): Promise<PageComparison | null> {
   const plan = check.certify;
   if (!plan || plan.sourceType !== 'pdf' || !sourcePage) return null;
   const source = await sources.get(plan.sourcePath);
@@ -99,9 +142,9 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
     if (problems.length > 0) throw new VerificationFailed(`verification failed: ${problems.join('; ')}`);
   }
   const document = await openPdf(bytes);
-  const sources = new Sources();
   // Each page's glyphs and text read once for the leak check, the withheld words, the walk and the words.
-  const readings = new PageReadings(readAnew);
+  const sources = new Sources(task.exportId);
+  const readings = sources;
   try {
     if (document.numPages !== task.expectedPages) throw new VerificationFailed(`verification failed: the output has ${document.numPages} pages, ${task.expectedPages} expected`);
     let withheldWords = 0;
@@ -114,7 +157,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
       // Each page is opened once for all its checks: its operator list (fonts, glyphs) serves the glyph reading,
       // the words and the rendering alike; cleaned up after.
       const source = plan?.sourceType === 'pdf' ? await sources.get(plan.sourcePath) : null;
-      const [outputPage, sourcePage] = await Promise.all([document.getPage(check.outputPage), source && plan ? source.getPage(plan.page) : null]);
+      const [outputPage, sourcePage] = await Promise.all([document.getPage(check.outputPage), source && plan ? sources.page(plan.sourcePath, plan.page) : null]);
       let comparison: PageComparison | null;
       let rejected: string[] = [];
       try {
@@ -137,8 +180,6 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
         // Dropped with the page: memory stays that of the pages open at once.
         readings.drop(outputPage);
         if (sourcePage) readings.drop(sourcePage);
-        outputPage.cleanup();
-        sourcePage?.cleanup();
         if (plan && rejected.length > 0) refused.push({ documentId: plan.documentId, page: plan.page, reason: `the rewritten page failed its check: ${rejected.join('; ')}` });
       }
       certificates.push(certificateOf(check, 0, comparison));

@@ -42,6 +42,11 @@ export class PageReadings implements PageReader {
     return this.once(page, 'text:default', () => this.read.textContent(page));
   }
 
+  /** Whether a reading of the page is kept. */
+  holds(page: PDFPageProxy): boolean {
+    return this.kept.has(page);
+  }
+
   drop(page: PDFPageProxy): void {
     this.kept.delete(page);
   }

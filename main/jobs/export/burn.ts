@@ -1,6 +1,6 @@
 import type { BurnSettings, ExportBurnTask, RefusedPage } from '../../common/export-tasks.js';
 import type { ExportMaterial } from '../../services/export-material.js';
-import { chunk, settleAll, type BuildContext, type Burned, type Releasable } from './context.js';
+import { chunk, noteThread, settleAll, type BuildContext, type Burned, type Releasable } from './context.js';
 import type { ReleasePlan } from './release-plan.js';
 import { requestsOf } from './requests.js';
 
@@ -57,6 +57,7 @@ export async function burnAll(
     const id = tasks[index]?.task.source.documentId ?? 0;
     const entry = byDocument.get(id) ?? { pageCount: result.pageCount, pages: [] };
     entry.pages.push(...result.pages);
+    noteThread(entry, result.thread, result.pages);
     if (result.hiddenKept) entry.hiddenKept = [...(entry.hiddenKept ?? []), ...result.hiddenKept];
     byDocument.set(id, entry);
   });
@@ -82,6 +83,7 @@ export async function renderRefused(ctx: BuildContext, material: ExportMaterial,
       ctx.pool.run(task, { signal: ctx.signal, onProgress: () => undefined }).then((result) => {
         const rendered = new Map(result.pages.map((page) => [page.page, page]));
         entry.pages = entry.pages.map((page) => rendered.get(page.page) ?? page);
+        noteThread(entry, result.thread, result.pages);
       }),
     );
   }

@@ -32,7 +32,19 @@ export interface BuiltExport {
 }
 
 /** The burned pages of each document (by id), as the burn tasks returned them. */
-export type Burned = Map<number, { pageCount: number; pages: BurnedPage[]; hiddenKept?: number[] }>;
+export type Burned = Map<number, { pageCount: number; pages: BurnedPage[]; hiddenKept?: number[]; threads?: Map<number, number> }>;
+
+/** The thread that burned a document's page and keeps its source readings (worker/burn-in/kept-sources.ts). */
+export function threadOf(burned: Burned, documentId: number, page: number): number | undefined {
+  return burned.get(documentId)?.threads?.get(page);
+}
+
+/** Records which thread burned a task's pages. */
+export function noteThread(entry: { threads?: Map<number, number> }, thread: number | undefined, pages: readonly { page: number }[]): void {
+  if (thread === undefined) return;
+  entry.threads ??= new Map();
+  for (const { page } of pages) entry.threads.set(page, thread);
+}
 
 const RELEASABLE: Readonly<Record<string, ExportDocumentType>> = { pdf: 'pdf', png: 'png', jpeg: 'jpeg', tiff: 'tiff' };
 

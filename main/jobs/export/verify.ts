@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import type { BurnSettings, ExportAssembleResult, ExportVerification, RefusedPage } from '../../common/export-tasks.js';
+import type { BurnSettings, ExportAssembleResult, ExportVerification, PageCheck, RefusedPage } from '../../common/export-tasks.js';
 import { foldText } from '../../common/fold-text.js';
 import type { ExportMaterial } from '../../services/export-material.js';
 import { renderRefused } from './burn.js';
-import { chunk, settleAll, type BuildContext, type Burned, type Releasable } from './context.js';
+import { chunk, settleAll, threadOf, type BuildContext, type Burned, type Releasable } from './context.js';
 
 // Verification step (main thread: shares out the checks and sums them; pool: `export-verify` page checks, then
 // `export-search` over the whole file or zip). A file that fails is never committed.
@@ -12,15 +12,16 @@ import { chunk, settleAll, type BuildContext, type Burned, type Releasable } fro
  * Verifies a written file with tasks spread over the pool: the first also checks structure and page count,
  * the burned pages are shared out. Any failure rejects; the file is then never committed.
  */
-export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false): Promise<CheckedFile> {
-  const groups = assembled.checks.length === 0 ? [[]] : chunk(assembled.checks, Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8)));
+export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false, burned?: Burned): Promise<CheckedFile> {
+  const parts = Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8));
+  const groups = assembled.checks.length === 0 ? [{ checks: [] }] : byThread(assembled.checks, parts, (check) => (burned && check.certify ? threadOf(burned, check.certify.documentId, check.certify.page) : undefined));
   // A file checked by one task is searched by it too, on the reading it holds; else by a task of its own after all.
   const single = groups.length === 1;
   const results = await settleAll(
-    groups.map((checks, index) =>
+    groups.map(({ checks, thread }, index) =>
       ctx.pool.run(
         { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(single && { search: true }), ...(keepHidden && { keepHidden }) },
-        { signal: ctx.signal, onProgress: () => undefined },
+        { signal: ctx.signal, onProgress: () => undefined, ...(thread !== undefined && { thread }) },
       ),
     ),
   );
@@ -49,6 +50,39 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
 }
 
 /**
+ * The checks shared out into `parts` tasks of sizes differing by one at most, each page with the thread that
+ * burned it where the sizes allow (that thread keeps the source's readings: worker/burn-in/kept-sources.ts).
+ * Without threads known, consecutive runs of pages as before.
+ */
+export function byThread(checks: readonly PageCheck[], parts: number, threadOfCheck: (check: PageCheck) => number | undefined): { checks: PageCheck[]; thread?: number }[] {
+  const count = Math.max(1, Math.min(parts, checks.length));
+  const sizes = Array.from({ length: count }, (_, index) => Math.floor(checks.length / count) + (index < checks.length % count ? 1 : 0));
+  const threads = new Map<number, PageCheck[]>();
+  const loose: PageCheck[] = [];
+  for (const check of checks) {
+    const thread = threadOfCheck(check);
+    if (thread === undefined) loose.push(check);
+    else threads.set(thread, [...(threads.get(thread) ?? []), check]);
+  }
+  if (threads.size === 0) return chunk(checks, count).map((list) => ({ checks: list }));
+  // The threads with most pages take a task each, the largest share first; what does not fit goes where room is.
+  const ranked = [...threads].sort((a, b) => b[1].length - a[1].length);
+  const groups: { checks: PageCheck[]; thread?: number }[] = sizes.map(() => ({ checks: [] }));
+  ranked.slice(0, count).forEach(([thread, list], index) => {
+    const size = sizes[index] ?? 0;
+    (groups[index] as { checks: PageCheck[]; thread?: number }).thread = thread;
+    (groups[index] as { checks: PageCheck[] }).checks.push(...list.slice(0, size));
+    loose.push(...list.slice(size));
+  });
+  for (const [, list] of ranked.slice(count)) loose.push(...list);
+  for (const [index, group] of groups.entries()) {
+    while (group.checks.length < (sizes[index] ?? 0)) group.checks.push(loose.shift() as PageCheck);
+    group.checks.sort((a, b) => a.outputPage - b.outputPage);
+  }
+  return groups.filter((group) => group.checks.length > 0);
+}
+
+/**
  * A verified file: its verification, each withheld text (folded) with its count in the file's page text, and the
  * rewritten pages its two-way check refused (the file must then be made again: renderRefused).
  */
@@ -68,14 +102,14 @@ export async function madeAndVerified<T extends { path: string; assembled: Expor
   keepHidden = false,
 ): Promise<{ outputs: T[]; verifications: CheckedFile[] }> {
   let outputs = await make();
-  let verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  let verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden, burned)));
   const refused = verifications.flatMap((verification) => verification.refused);
   if (refused.length === 0) return { outputs, verifications };
   await renderRefused(ctx, material, documents, burned, refused, settings, keepHidden);
   // Assembly writes a new file only (never over one): the refused files go first.
   for (const output of outputs) await fs.promises.rm(output.path, { force: true });
   outputs = await make();
-  verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden)));
+  verifications = await settleAll(outputs.map((output) => verifyFile(ctx, material, output.path, output.assembled, keepHidden, burned)));
   if (verifications.some((verification) => verification.refused.length > 0)) throw new Error('verification refused pages that were rendered');
   return { outputs, verifications };
 }

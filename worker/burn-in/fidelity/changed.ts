@@ -127,18 +127,33 @@ function same(a: unknown, b: unknown): boolean {
     for (let index = 0; index < x.length; index += 1) if (!same(x[index], y[index])) return false;
     return true;
   }
-  // Own enumerable keys, as Object.keys gives them, counted without building the lists (glyph by glyph, a page's worth).
+  // pdf.js sends a font's glyph as one object however often a page shows it (a message keeps its objects'
+  // identity): each pair of objects is compared once. Nothing changes them while the lists are walked.
+  let known = compared.get(a);
+  const answer = known?.get(b);
+  if (answer !== undefined) return answer;
+  // Own enumerable keys, as Object.keys gives them, counted without building the lists.
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   let count = 0;
+  let equal = true;
   for (const key in x) {
     if (!Object.hasOwn(x, key)) continue;
     count += 1;
-    if (!Object.hasOwn(y, key) || !same(x[key], y[key])) return false;
+    if (!Object.hasOwn(y, key) || !same(x[key], y[key])) {
+      equal = false;
+      break;
+    }
   }
-  for (const key in y) if (Object.hasOwn(y, key)) count -= 1;
-  return count === 0;
+  if (equal) for (const key in y) if (Object.hasOwn(y, key)) count -= 1;
+  equal &&= count === 0;
+  if (!known) compared.set(a, (known = new WeakMap()));
+  known.set(b, equal);
+  return equal;
 }
+
+/** Plain objects compared already in this walk, and the answer (made anew by each walk). */
+let compared = new WeakMap<object, WeakMap<object, boolean>>();
 
 function transformedBounds(m: Matrix, x1: number, y1: number, x2: number, y2: number): Rect {
   const points = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]].map(([x = 0, y = 0]) => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]] as const);
@@ -237,6 +252,7 @@ export async function changedAreas(source: Side, output: Side): Promise<Changes>
 }
 
 async function walk(source: Side, output: Side): Promise<Rect[]> {
+  compared = new WeakMap();
   const s = source.list;
   const o = output.list;
   const sEnd = contentEnd(s);
