@@ -297,6 +297,7 @@ export interface ExportVerifyTask {
   sha256: string;
   expectedPages: number;
   checks: PageCheck[];
+  /** Checks the file's structure (sanitize.ts): with `search`, on the search's own parse of the file, after the pages. */
   structure: boolean;
   /** A review copy that keeps hidden content: what the source hides is not withheld (what lay under a box still is). */
   keepHidden?: boolean;
@@ -356,6 +357,8 @@ export interface ExportSearchTask {
   /** PDF: the digest the page checks read (the file must still be it), and the page texts they read (ExportVerifyResult). */
   sha256?: string;
   pageText?: Record<number, string>;
+  /** PDF: the file's structure is checked too, on the same parse (ExportVerifyTask.structure). */
+  structure?: boolean;
 }
 
 export interface ExportSearchResult {

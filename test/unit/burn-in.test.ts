@@ -8,7 +8,7 @@ import { csvField } from '../../main/services/export-records.js';
 import { CCITT_TABLES, encodeG4 } from '../../worker/burn-in/ccitt.js';
 import { boxCovers } from '../../worker/burn-in/geometry.js';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';
-import { verify } from '../../worker/burn-in/verify.js';
+import { searchOutput, verify } from '../../worker/burn-in/verify.js';
 import { leakedWords } from '../../worker/burn-in/words.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -262,6 +262,28 @@ describe('verification of a written file', () => {
     });
     try {
       await expect(verify(task(withInfo))).rejects.toThrow(/document information dictionary/);
+    } finally {
+      fs.rmSync(withInfo.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the structure on the search\'s parse when the task searches the file, or in a search task of its own', async () => {
+    const withInfo = await written((doc) => {
+      doc.addPage([300, 300]);
+      doc.setTitle('Leaky title');
+    });
+    const encrypted = path.join(withInfo.dir, 'encrypted.pdf');
+    const plain = path.join(withInfo.dir, 'plain.pdf');
+    try {
+      await expect(verify(task(withInfo, { search: true }))).rejects.toThrow(/document information dictionary/);
+      const search = (file: { path: string; sha256: string }, structure: boolean) => searchOutput({ kind: 'export-search', exportId: 1, path: file.path, format: 'pdf', withheld: [], sha256: file.sha256, structure });
+      await expect(search(withInfo, true)).rejects.toThrow(/document information dictionary/);
+      await expect(search(withInfo, false)).resolves.toMatchObject({ kind: 'export-search' });
+      // An encrypted file fails as a structure problem, though the search itself reads past encryption.
+      execFileSync('qpdf', ['--empty', '--pages', withInfo.path, '--', plain]);
+      execFileSync('qpdf', ['--encrypt', '', 'owner', '256', '--', plain, encrypted]);
+      const bytes = fs.readFileSync(encrypted);
+      await expect(search({ path: encrypted, sha256: createHash('sha256').update(bytes).digest('hex') }, true)).rejects.toThrow(/the file is encrypted/);
     } finally {
       fs.rmSync(withInfo.dir, { recursive: true, force: true });
     }

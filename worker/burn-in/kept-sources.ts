@@ -54,7 +54,8 @@ export interface KeptSource {
   keep(page: PDFPageProxy, withList: boolean): Promise<void>;
   /** Lets a page go: its readings dropped, pdf.js's caches of it cleaned up. */
   drop(page: PDFPageProxy): void;
-  release(): void;
+  /** Done with the document; `close`: the export's check of it is done, so nothing need stay kept (unless in use). */
+  release(close?: boolean): void;
 }
 
 function evictIdle(now: number): void {
@@ -93,11 +94,12 @@ function handle(entry: Entry): KeptSource {
       entry.readings.drop(page);
       page.cleanup();
     },
-    release() {
+    release(closing = false) {
       if (released) return;
       released = true;
       entry.users -= 1;
       entry.usedAt = Date.now();
+      if (closing && entry.users === 0 && entries.get(entry.key) === entry) void close(entry);
     },
   };
 }

@@ -145,6 +145,7 @@ export function structureProblems(context: PDFContext, bytes: Uint8Array): strin
   const catalog = context.lookup(root, PDFDict);
   for (const key of catalog.keys()) if (!CATALOG_KEYS.includes(key.decodeText())) problems.add(`the catalog has /${key.decodeText()}`);
   if (context.trailerInfo.Info) problems.add('the trailer has a document information dictionary');
+  if (context.trailerInfo.Encrypt) problems.add('the file is encrypted');
   const forbidden = new Set(FORBIDDEN_KEYS);
   const links = releasedLinks(context, catalog, false);
   const allowed = (dict: PDFDict, key: string) => (key === 'Annots' && links.pages.has(dict)) || (key === 'URI' && links.actions.has(dict));

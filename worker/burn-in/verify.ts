@@ -99,7 +99,8 @@ class Sources implements PageReader {
   async close(): Promise<void> {
     for (const [path, document] of this.open) {
       const kept = this.kept.get(path);
-      if (kept) kept.release();
+      // Checked: what the burn kept of the source is not needed again (a page made again is burned anew).
+      if (kept) kept.release(true);
       else await (await document.catch(() => null))?.destroy();
     }
   }
@@ -136,7 +137,8 @@ function certificateOf(check: PageCheck, leaked: number, comparison: PageCompari
 export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult> {
   const bytes = new Uint8Array(await fs.readFile(task.path));
   if (createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the written file is not the one assembled');
-  if (task.structure) {
+  // A task that searches the file checks its structure on the search's parse of it (searchPdfObjects).
+  if (task.structure && !task.search) {
     const reparsed = await PDFDocument.load(bytes, { updateMetadata: false });
     const problems = structureProblems(reparsed.context, bytes);
     if (problems.length > 0) throw new VerificationFailed(`verification failed: ${problems.join('; ')}`);
@@ -190,7 +192,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
       }
     }
     // The file's only check task searches it too, on the reading it holds (a small file's fixed cost is its tasks).
-    const shown = task.search && refused.length === 0 ? await searchPdfObjects(bytes, document, [...withheldTexts], pageText) : undefined;
+    const shown = task.search && refused.length === 0 ? await searchPdfObjects(bytes, document, [...withheldTexts], pageText, task.structure) : undefined;
     return { kind: 'export-verify', verification: { pages: document.numPages, burnedPages: task.checks.length, withheldWords, certificates }, withheld: [...withheldTexts], pageText, ...(shown && { shown }), ...(refused.length > 0 && { refused }) };
   } finally {
     await sources.close();
@@ -214,16 +216,20 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
   if (task.sha256 && createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the file searched is not the one its pages were checked in');
   const document = await openPdf(bytes);
   try {
-    return { kind: 'export-search', shown: await searchPdfObjects(bytes, document, withheld, task.pageText ?? {}) };
+    return { kind: 'export-search', shown: await searchPdfObjects(bytes, document, withheld, task.pageText ?? {}, task.structure === true) };
   } finally {
     await document.destroy();
   }
 }
 
 /** The whole-file search of a PDF already open: each withheld text's count in the page text, or a failure. */
-async function searchPdfObjects(bytes: Uint8Array, document: PDFDocumentProxy, withheld: readonly string[], pageText: Record<number, string>): Promise<Record<string, number>> {
+async function searchPdfObjects(bytes: Uint8Array, document: PDFDocumentProxy, withheld: readonly string[], pageText: Record<number, string>, structure = false): Promise<Record<string, number>> {
   const pages = await fileText(document, new Map(Object.entries(pageText).map(([page, text]) => [Number(page), text])));
   const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+  if (structure) {
+    const problems = structureProblems(parsed.context, bytes);
+    if (problems.length > 0) throw new VerificationFailed(`verification failed: ${problems.join('; ')}`);
+  }
   const leaks = await checkPdfObjects(document, parsed.context, bytes, withheld, pages);
   if (leaks.length > 0) throw new VerificationFailed(describeLeaks(leaks));
   const shown: Record<string, number> = {};

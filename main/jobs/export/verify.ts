@@ -9,8 +9,8 @@ import { chunk, settleAll, threadOf, type BuildContext, type Burned, type Releas
 // `export-search` over the whole file or zip). A file that fails is never committed.
 
 /**
- * Verifies a written file with tasks spread over the pool: the first also checks structure and page count,
- * the burned pages are shared out. Any failure rejects; the file is then never committed.
+ * Verifies a written file with tasks spread over the pool: each checks the page count and its share of the burned
+ * pages; the file's search (its own task, or the only check task's) checks its structure on the same parse. Any failure rejects; the file is then never committed.
  */
 export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false, burned?: Burned): Promise<CheckedFile> {
   const parts = Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8));
@@ -18,9 +18,9 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
   // A file checked by one task is searched by it too, on the reading it holds; else by a task of its own after all.
   const single = groups.length === 1;
   const results = await settleAll(
-    groups.map(({ checks, thread }, index) =>
+    groups.map(({ checks, thread }) =>
       ctx.pool.run(
-        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: index === 0, ...(single && { search: true }), ...(keepHidden && { keepHidden }) },
+        { kind: 'export-verify', exportId: material.row.id, path, sha256: assembled.sha256, expectedPages: assembled.pages, checks, structure: single, ...(single && { search: true }), ...(keepHidden && { keepHidden }) },
         { signal: ctx.signal, onProgress: () => undefined, ...(thread !== undefined && { thread }) },
       ),
     ),
@@ -36,7 +36,7 @@ export async function verifyFile(ctx: BuildContext, material: ExportMaterial, pa
       ? { shown: {} }
       : searchedWith
         ? { shown: searchedWith }
-        : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld, sha256: assembled.sha256, pageText }, { signal: ctx.signal, onProgress: () => undefined });
+        : await ctx.pool.run({ kind: 'export-search', exportId: material.row.id, path, format: 'pdf', withheld, sha256: assembled.sha256, pageText, structure: true }, { signal: ctx.signal, onProgress: () => undefined });
   const verification = results.reduce<ExportVerification>(
     (sum, { verification }) => ({
       pages: verification.pages,
