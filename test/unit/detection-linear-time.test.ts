@@ -4,7 +4,7 @@ import { findAddresses } from '../../worker/detection/addresses.js';
 import { PRIORITY, type Candidate } from '../../worker/detection/candidate.js';
 import { resolveOverlaps } from '../../worker/detection/index.js';
 import { capitalisedLine } from '../../worker/detection/name-precision.js';
-import { foreignLine, lineAround, wordBounds } from '../../worker/detection/name-shape.js';
+import { foreignLine, headerLine, lineAround, sentenceInitial, titleCaseHeader, wordBounds } from '../../worker/detection/name-shape.js';
 import { technicalVocabulary } from '../../worker/detection/technical-vocabulary.js';
 
 // Detection runs over whatever text a document holds, one page at a time, with no time limit of its own: a
@@ -77,6 +77,39 @@ describe('detection on long lines', () => {
       for (let index = 0; index < line.length; index += 3) lineAround(line, index, index + 2);
       wordBounds(line);
     })).toBeLessThan(1);
+  });
+
+  it('reads what stands before a candidate on its line, and a header line, as reading the whole line would', () => {
+    // The plain definitions: the line's text before the candidate, trimmed; the line's last part before it.
+    const plainInitial = (text: string, start: number) => {
+      const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start).trim();
+      return before === '' || /(?:[.!?:;•▪·*–—-]|^\(?(?:\d{1,3}|[a-z])[.)])$/u.test(before);
+    };
+    const plainHeaderLine = (text: string, start: number, end: number) => {
+      const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+      const next = text.indexOf('\n', end);
+      return (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
+    };
+    const lower = new Set(['page', 'fault', 'count']);
+    const pieces = fc.constantFrom('Major', 'Page', 'Fault', 'Count', 'ROB', 'a', '1', '(2)', 'b)', '.', ':', '-', ' -- ', '  ', '\t', ' ', '\n', '\u00a0', '—', 'x'.repeat(30));
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 14 }), fc.nat(), fc.nat(), (parts, a, b) => {
+        const text = parts.join('');
+        const start = text.length === 0 ? 0 : a % (text.length + 1);
+        const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1));
+        expect(sentenceInitial(text, start)).toBe(plainInitial(text, start));
+        const plain = plainHeaderLine(text, start, end);
+        expect(headerLine(text, start, end)).toBe(plain.length > 80 ? null : plain);
+      }),
+      { numRuns: 2000 },
+    );
+    // What the header rule is for still holds.
+    const header = 'vMj  --  Major Page Fault Count Delta';
+    expect(titleCaseHeader(header, header.indexOf('Major'), header.indexOf('Major') + 5, lower)).toBe(true);
+    // Every word of a 120,000-character line asks: the answers no longer read the line each time (6 s before).
+    const line = `Intro ${'Ab Cd) '.repeat(17000)}`;
+    const starts = [...line.matchAll(/\S+/g)].map((match) => [match.index, match.index + match[0].length] as const);
+    expect(seconds(() => starts.forEach(([start, end]) => [sentenceInitial(line, start), titleCaseHeader(line, start, end, lower)]))).toBeLessThan(1);
   });
 
   it('settles overlapping matches as comparing each with every kept one would, in time near linear', () => {

@@ -42,10 +42,23 @@ export function commonWord(word: string, lower: WordSet | null = null): boolean 
 
 /** Whether `start` opens a sentence or a line: nothing before it on the line but a list mark, or a sentence end before it. */
 export function sentenceInitial(text: string, start: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const before = text.slice(lineStart, start).trim();
-  return before === '' || /(?:[.!?:;•▪·*–—-]|^\(?(?:\d{1,3}|[a-z])[.)])$/u.test(before);
+  // Read back from the candidate over blanks only (each candidate its own stretch), never to the line's start.
+  let at = start - 1;
+  while (at >= 0 && text.charCodeAt(at) !== 10 && BLANK.test(text.charAt(at))) at -= 1;
+  if (at < 0 || text.charCodeAt(at) === 10) return true;
+  if (SENTENCE_END.test(text.charAt(at))) return true;
+  if (text.charAt(at) !== ')') return false;
+  // A list marker alone on the line before it: "(1)", "2)", "a)", "(b)" (a "." ends a sentence anyway).
+  let from = at;
+  while (from > 0 && at - from < 5 && text.charCodeAt(from - 1) !== 10 && !BLANK.test(text.charAt(from - 1))) from -= 1;
+  for (let before = from - 1; before >= 0 && text.charCodeAt(before) !== 10; before -= 1) if (!BLANK.test(text.charAt(before))) return false;
+  return LIST_MARKER.test(text.slice(from, at + 1));
 }
+
+/** What String.prototype.trim removes (white space and line terminators). */
+const BLANK = /^\s$/u;
+const SENTENCE_END = /^[.!?:;•▪·*–—-]$/u;
+const LIST_MARKER = /^\(?(?:\d{1,3}|[a-z])[.)]$/u;
 
 /**
  * A word written in capitals (COLON, README) or a Latin word without a vowel (Dn, Ctrl): no name unless
@@ -238,13 +251,11 @@ export function dashedPiece(text: string, start: number, end: number): boolean {
  * given name that is no common word.
  */
 export function titleCaseHeader(text: string, start: number, end: number, lower: WordSet): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const next = text.indexOf('\n', end);
-  // The line's part around the candidate, after a term it defines ("vMj  --  Major Page Fault Count Delta").
-  const line = (text.slice(lineStart, start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next < 0 ? text.length : next);
+  const line = headerLine(text, start, end);
+  if (line === null) return false;
   // A label's colon may end the line ("Max Used ROB Entries:").
   const body = line.trim().replace(/:$/u, '');
-  if (line.length > 80 || /[.,;:!?()"“”]/u.test(body)) return false;
+  if (/[.,;:!?()"“”]/u.test(body)) return false;
   // Acronyms may stand among the words ("ROB"), if most are in title case.
   const words = body.split(/\s+/);
   const titled = words.filter((word) => /^\p{Lu}\p{Ll}*$/u.test(word)).length;
@@ -254,6 +265,22 @@ export function titleCaseHeader(text: string, start: number, end: number, lower:
   // A given name that is no common word ("Frank" is one, "Torbjorn" not) makes the line a person's.
   if (lowered.some((word) => FIRST_NAMES.has(word) && !lexical(word))) return false;
   return lowered.filter(lexical).length * 2 > words.length;
+}
+
+/** The longest line a title-case header may be. */
+const HEADER_LENGTH = 80;
+
+/**
+ * The line's part around a candidate, after a term it defines ("vMj  --  Major Page Fault Count Delta"), or null
+ * when it is longer than a header. What follows the candidate on its line alone may rule it out, unread; only the
+ * last part before it counts, and a window a little longer than a header holds that part and the separator before
+ * it whole, or shows it too long.
+ */
+export function headerLine(text: string, start: number, end: number): string | null {
+  const [lineStart, next] = lineAround(text, start, end);
+  if (next - start > HEADER_LENGTH) return null;
+  const line = (text.slice(Math.max(lineStart, start - HEADER_LENGTH - 8), start).split(/[ \t]{2,}|\t|[ \t][-−‐]{1,2}[ \t]|[–—]/u).at(-1) ?? '') + text.slice(start, next);
+  return line.length > HEADER_LENGTH ? null : line;
 }
 
 /**
