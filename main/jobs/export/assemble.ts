@@ -1,4 +1,4 @@
-import type { AssembleDocument, BurnSettings, CoverSheet, ExportAssembleResult, StampPlan } from '../../common/export-tasks.js';
+import type { AssembleDocument, BurnSettings, CoverSheet, ExportAssembleResult, PageCheck, StampPlan } from '../../common/export-tasks.js';
 import type { ExportMaterial } from '../../services/export-material.js';
 import type { BuildContext, Burned, Releasable } from './context.js';
 import type { ReleasePlan } from './release-plan.js';
@@ -27,8 +27,27 @@ export async function assembleOne(
   onProgress: (fraction: number) => void,
   stamps: StampPlan | null = null,
 ): Promise<ExportAssembleResult> {
-  return ctx.pool.run(
-    { kind: 'export-assemble', exportId: material.row.id, outputPath, cover, documents, settings, workPrefix: ctx.workPrefix, stamps },
+  // A page redacted in its content travels with its kept words for its check only (assembly draws no text layer
+  // for it): they skip the trip to assembly and back (about 35 KB a page of text, copied twice) and rejoin the
+  // page's check here.
+  const kept = new Map<string, PageCheck['words']>();
+  const key = (documentId: number, page: number) => `${documentId}:${page}`;
+  const travelling = documents.map((document) => ({
+    ...document,
+    burned: document.burned.map((page) => {
+      if (page.method !== 'vector') return page;
+      kept.set(key(document.source.documentId, page.page), page.words);
+      return { ...page, words: [] };
+    }),
+  }));
+  const result = await ctx.pool.run(
+    { kind: 'export-assemble', exportId: material.row.id, outputPath, cover, documents: travelling, settings, workPrefix: ctx.workPrefix, stamps },
     { signal: ctx.signal, onProgress: (message) => onProgress(message.progress) },
   );
+  for (const check of result.checks) {
+    const plan = check.certify;
+    const words = plan?.method === 'vector' ? kept.get(key(plan.documentId, plan.page)) : undefined;
+    if (words) check.words = words;
+  }
+  return result;
 }
