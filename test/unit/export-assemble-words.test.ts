@@ -17,7 +17,7 @@ describe('assembly of pages redacted in their content', () => {
         sent.push(structuredClone(task));
         // As the worker does: each burned page's check carries the words it was given.
         const checks = task.documents.flatMap((document) =>
-          document.burned.map((page, index): PageCheck => ({ outputPage: index + 1, label: `p${page.page}`, words: page.words, withheld: [], certify: { documentId: document.source.documentId, page: page.page, sourcePath: document.source.path, sourceType: 'pdf', method: page.method === 'vector' ? 'vector' : 'raster', drawn: [] } }) as PageCheck),
+          document.burned.map((page, index): PageCheck => ({ outputPage: index + 1, label: `p${page.page}`, words: page.words, withheld: [], certify: { documentId: document.source.documentId, page: page.page, sourcePath: document.source.path, sourceType: 'pdf', method: page.method === 'vector' ? 'vector' : 'raster', drawn: [], fallback: null } }) as unknown as PageCheck),
         );
         return { kind: 'export-assemble', sha256: 'x', size: 1, pages: checks.length, checks, layout: [] };
       },
