@@ -28,11 +28,11 @@ function samePlace(a: SourceWord, b: SourceWord, tolerance: number): boolean {
   return Math.abs(a.x1 - b.x1) <= tx && Math.abs(a.y1 - b.y1) <= ty && Math.abs(a.x2 - b.x2) <= tx + 0.5 && Math.abs(a.y2 - b.y2) <= ty + 0.5;
 }
 
-/** A reader may glue a word to a neighbour: the output word then holds it and spans its place. */
-function holds(output: SourceWord, source: SourceWord, tolerance: number): boolean {
+/** A reader may glue a word to a neighbour: the output word (its token given) then holds it and spans its place. */
+function holds(output: SourceWord, outputToken: string, source: SourceWord, sourceToken: string, tolerance: number): boolean {
   const tx = tolerance + output.slackX + source.slackX;
   const ty = tolerance + output.slackY + source.slackY;
-  return token(output.text).includes(token(source.text)) && output.x1 <= source.x1 + tx && output.x2 >= source.x2 - tx && output.y1 <= source.y1 + ty && output.y2 >= source.y2 - ty;
+  return outputToken.includes(sourceToken) && output.x1 <= source.x1 + tx && output.x2 >= source.x2 - tx && output.y1 <= source.y1 + ty && output.y2 >= source.y2 - ty;
 }
 
 export interface WordComparison {
@@ -51,13 +51,29 @@ export function compareWords(source: readonly SourceWord[], output: readonly Sou
   let checked = 0;
   let missing = 0;
   let firstMissing: Rect | null = null;
+  // Each output word's token once, and the output words by token in page order: the first unused one at the
+  // same place is the one a scan of the whole list would find.
+  const tokens = output.map((candidate) => token(candidate.text));
+  const byToken = new Map<string, number[]>();
+  tokens.forEach((text, index) => {
+    const list = byToken.get(text);
+    if (list) list.push(index);
+    else byToken.set(text, [index]);
+  });
   for (const word of source) {
-    if (token(word.text) === '' || !contains(visible, center(word)) || touchesDrawn(word, drawn)) continue;
+    const text = token(word.text);
+    if (text === '' || !contains(visible, center(word)) || touchesDrawn(word, drawn)) continue;
     checked += 1;
-    let found = output.findIndex((candidate, index) => !used.has(index) && token(candidate.text) === token(word.text) && samePlace(candidate, word, tolerance));
-    if (found < 0) found = output.findIndex((candidate) => holds(candidate, word, tolerance));
+    let found = -1;
+    for (const index of byToken.get(text) ?? []) {
+      if (!used.has(index) && samePlace(output[index] as SourceWord, word, tolerance)) {
+        found = index;
+        break;
+      }
+    }
+    if (found < 0) found = output.findIndex((candidate, index) => holds(candidate, tokens[index] as string, word, text, tolerance));
     if (found >= 0) {
-      if (token(output[found]?.text ?? '') === token(word.text)) used.add(found);
+      if (tokens[found] === text) used.add(found);
       continue;
     }
     missing += 1;
