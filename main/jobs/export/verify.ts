@@ -10,7 +10,8 @@ import { chunk, settleAll, threadOf, type BuildContext, type Burned, type Releas
 
 /**
  * Verifies a written file with tasks spread over the pool: each checks the page count and its share of the burned
- * pages; the file's search (its own task, or the only check task's) checks its structure on the same parse. Any failure rejects; the file is then never committed.
+ * pages; the file's search (its own task, or the only check task's) checks its structure on the same parse. Any
+ * failure rejects; the file is then never committed.
  */
 export async function verifyFile(ctx: BuildContext, material: ExportMaterial, path: string, assembled: ExportAssembleResult, keepHidden = false, burned?: Burned): Promise<CheckedFile> {
   const parts = Math.min(ctx.pool.size, Math.ceil(assembled.checks.length / 8));
@@ -61,22 +62,22 @@ export function byThread(checks: readonly PageCheck[], parts: number, threadOfCh
   const loose: PageCheck[] = [];
   for (const check of checks) {
     const thread = threadOfCheck(check);
-    if (thread === undefined) loose.push(check);
-    else threads.set(thread, [...(threads.get(thread) ?? []), check]);
+    const list = thread === undefined ? loose : threads.get(thread);
+    if (list) list.push(check);
+    else threads.set(thread as number, [check]);
   }
   if (threads.size === 0) return chunk(checks, count).map((list) => ({ checks: list }));
   // The threads with most pages take a task each, the largest share first; what does not fit goes where room is.
   const ranked = [...threads].sort((a, b) => b[1].length - a[1].length);
-  const groups: { checks: PageCheck[]; thread?: number }[] = sizes.map(() => ({ checks: [] }));
-  ranked.slice(0, count).forEach(([thread, list], index) => {
-    const size = sizes[index] ?? 0;
-    (groups[index] as { checks: PageCheck[]; thread?: number }).thread = thread;
-    (groups[index] as { checks: PageCheck[] }).checks.push(...list.slice(0, size));
+  const groups = sizes.map((size, index): { checks: PageCheck[]; thread?: number } => {
+    const [thread, list] = ranked[index] ?? [undefined, []];
     loose.push(...list.slice(size));
+    return { checks: list.slice(0, size), ...(thread !== undefined && { thread }) };
   });
   for (const [, list] of ranked.slice(count)) loose.push(...list);
+  let next = 0;
   for (const [index, group] of groups.entries()) {
-    while (group.checks.length < (sizes[index] ?? 0)) group.checks.push(loose.shift() as PageCheck);
+    while (group.checks.length < (sizes[index] ?? 0) && next < loose.length) group.checks.push(loose[next++] as PageCheck);
     group.checks.sort((a, b) => a.outputPage - b.outputPage);
   }
   return groups.filter((group) => group.checks.length > 0);
