@@ -8,7 +8,7 @@ import { PageReadings, readAnew, type PageReader } from '../pdf-glyphs/index.js'
 // readings of each page the burn read (glyphs, pdf.js's text content) with the page's operator list. The
 // readings are pdf.js's and the glyph reader's own, never the burn's conclusions: the check still draws every
 // inference itself. The runner asks the pool for the burn's thread (main/jobs/pool.ts); on another thread the
-// check reads the source anew, as before. Bounded: pages by count, documents by idle time.
+// check reads the source anew, as before. Bounded: pages and documents by count, documents by idle time too.
 
 /** Pages a thread keeps read at most; past it the oldest is let go (read again by the check if it needs it). */
 export const MAX_KEPT_PAGES = 48;
