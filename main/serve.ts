@@ -1,7 +1,7 @@
 import type { ConfigInput } from './config.js';
 import { loadConfig } from './config.js';
 import { createHttpServer, type ObscuraServer } from './http/server.js';
-import { startBackground } from './cluster/background.js';
+import { startBackground, type Background } from './cluster/background.js';
 import { once } from './common/once.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import type { InitialCredentials } from './services/bootstrap.js';
@@ -33,16 +33,25 @@ export async function startInstance(options: StartOptions): Promise<RunningInsta
   }
   const runtime = await openRuntime(options.dataDir, config);
   const server = await createHttpServer(runtime, { logger: options.logLevel ? { level: options.logLevel } : false });
-  let url: string;
+  // Jobs, exports, intake, watched folders and webhooks; shared safely with other processes on the database.
+  // Started before listening, so the first request already sees config.json's watched folders.
+  let background: Background;
   try {
-    url = await server.listen(config.host, config.port);
+    background = await startBackground(runtime);
   } catch (error) {
     await server.close().catch(() => undefined);
     await runtime.close();
     throw error;
   }
-  // Jobs, exports, intake, watched folders and webhooks; shared safely with other processes on the database.
-  const background = await startBackground(runtime);
+  let url: string;
+  try {
+    url = await server.listen(config.host, config.port);
+  } catch (error) {
+    await server.close().catch(() => undefined);
+    await background.stop();
+    await runtime.close();
+    throw error;
+  }
   return {
     url,
     runtime,

@@ -33,8 +33,13 @@ export async function startBackground(runtime: Runtime): Promise<Background> {
   const intake = new SingletonRunner(runtime, 'intake', () => startIntake(runtime, pool));
   const watchedFolders = new SingletonRunner(runtime, 'watched-folders', async () => {
     const folders = new WatchedFolders(runtime);
-    // Watching starts in the background: a large tree or an unmounted share must not delay serving.
-    folders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
+    // config.json's folders are in the database before the server listens (the API lists them from its first
+    // request); watching starts in the background: a large tree or an unmounted share must not delay serving.
+    const applied = await folders.applyConfig().then(
+      () => true,
+      (error: unknown) => (console.error('obscura: watched folders of config.json could not be applied:', error), false),
+    );
+    if (applied) folders.start().catch((error: unknown) => console.error('obscura: watched folders could not start:', error));
     return folders;
   });
   const webhooks = new SingletonRunner(runtime, 'webhooks', () => startWebhookDispatcher(runtime));

@@ -64,8 +64,9 @@ describe('an unreadable file in a watched folder', () => {
     fs.writeFileSync(path.join(inbox, 'open.pdf'), minimalPdf('Readable'));
 
     const base = server?.url ?? '';
-    // config.json's folders are applied as the background work starts, just after the server listens.
-    const folderId = await waitFor(async () => ((await apiFetch(base, key, 'GET', '/watched-folders')).json as { data?: { id: string }[] }).data?.[0]?.id, 20_000, 'the config folder listed');
+    // config.json's folders are applied before the server listens: listed by the first request, no waiting.
+    const folderId = ((await apiFetch(base, key, 'GET', '/watched-folders')).json as { data?: { id: string }[] }).data?.[0]?.id;
+    expect(folderId).toBeTruthy();
     const files = await waitFor(async () => {
       const listed = (await apiFetch(base, key, 'GET', `/watched-folders/${folderId}/files`)).json as { data: FileView[] };
       return listed.data.length === 2 && listed.data.every((file) => file.state === 'done' || file.state === 'failed') ? listed.data : undefined;

@@ -23,6 +23,7 @@ export class WatchedFolders {
   private readonly log: (line: string) => void;
   private unsubscribe: (() => void) | null = null;
   private starting: Promise<void> | null = null;
+  private configApplied: Promise<void> | null = null;
   private reconciling: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -42,10 +43,21 @@ export class WatchedFolders {
     return this.starting;
   }
 
-  private async startOnce(): Promise<void> {
+  /**
+   * Puts config.json's folders in the database (database work only, quick): awaited before the server listens,
+   * so the API lists them from its first request, while watching itself starts in the background.
+   */
+  applyConfig(): Promise<void> {
     const { runtime } = this;
-    await resetWatchStates(runtime.db);
-    await syncConfigFolders(runtime.db, runtime.clock, runtime.config.watchedFolders, { options: runtime.config.watchedFolderOptions, dataDir: runtime.dataDir }, this.log);
+    this.configApplied ??= (async () => {
+      await resetWatchStates(runtime.db);
+      await syncConfigFolders(runtime.db, runtime.clock, runtime.config.watchedFolders, { options: runtime.config.watchedFolderOptions, dataDir: runtime.dataDir }, this.log);
+    })();
+    return this.configApplied;
+  }
+
+  private async startOnce(): Promise<void> {
+    await this.applyConfig();
     if (this.stopped) return;
     this.unsubscribe = onWatchedFoldersChanged(() => setImmediate(() => this.reconcile()));
     this.reconcile();
