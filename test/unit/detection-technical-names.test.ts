@@ -482,3 +482,43 @@ describe('person names in technical prose, eleventh round (numerals)', () => {
     expect(names(text)).toEqual(['Roman Kowalski', ...AUTHORS]);
   });
 });
+
+describe('person names in technical prose, twelfth round', () => {
+  it('takes the first piece of a word broken by hyphenation for no person, and keeps a name that goes on on the next line', () => {
+    expect(names(manual('The font joins letters into Li-\ngatures at the end of a line. Maria Lopez set the text.'))).toEqual(['Maria Lopez', ...AUTHORS]);
+    // Text set in columns and read across them puts the rest of the word after a space ("this Li- tions").
+    expect(names(manual('You may follow this Li- tions of the text. Maria Lopez wrote it.'))).toEqual(['Maria Lopez', ...AUTHORS]);
+    // A name wrapped after its hyphen goes on with a capital: no fragment.
+    expect(names(manual('The package was written by Manuel Pégourié-\nGonnard in 2010.'))).toEqual(expect.arrayContaining([expect.stringContaining('Manuel Pégourié')]));
+  });
+
+  it('takes a word shaped like an adverb for no person, also where the word recurs, and keeps a name ending in -ly', () => {
+    const code = 'Run tool --verbose -o out.txt config.yaml, then parse_args() again.';
+    const pages = [[code, 'Conjectured Lacuna Assumably Lopez said the lacuna is long.'], [code, 'Assumably, the conjectured lacuna should be enclosed.', 'Emily Kelly wrote the lacuna code.']];
+    const laid = pages.map((lines, index) => ({ page_number: index + 1, unit: 'pdf_points' as const, rotation: 0, ...layoutPage(lines) }));
+    const found = detectPages(laid, plan).map((finding) => (laid[finding.page - 1]?.words ?? []).filter((word) => finding.boxes.some((box) => Math.min(box.x2, word.x2) - Math.max(box.x1, word.x1) > 0 && Math.min(box.y2, word.y2) - Math.max(box.y1, word.y1) > 0)).map((word) => word.text).join(' '));
+    expect(found.filter((name) => name.includes('Assumably'))).toEqual([]);
+    expect(found).toContain('Emily Kelly');
+  });
+
+  it('takes a work cited after its author, before its editor, book or volume, for no person, and keeps an author written surname first', () => {
+    const text = manual(
+      [
+        'Sample: C. J. Caesar, Gallic War,',
+        'VI, XIII.1 follows.',
+        'Caesar, Gallic War, ed. W. A. McDevitte and W. S. Bohn.',
+        'Sources: Waitz, Deutsche Verfassungs Geschichte, i. 86.',
+        'Even pages: Hippocratis Epidemiarum liber II on the left.',
+        'See Lopez, Maria, ed., and Lopez, Maria Elena, ed. for the text.',
+      ].join('\n'),
+    );
+    const found = names(text);
+    expect(found.filter((name) => /Gallic|Deutsche|Hippocratis/.test(name))).toEqual([]);
+    expect(found).toEqual(expect.arrayContaining(['C. J. Caesar', 'W. A. McDevitte', 'W. S. Bohn', 'Lopez, Maria']));
+    expect(found.some((name) => name.includes('Maria Elena'))).toBe(true);
+  });
+
+  it('takes a word and a lone capital letter after it for no person, and keeps a given name before a lone initial', () => {
+    expect(names(manual('The path is written in Tik Z\nnotation. The lib by Elijah Z Granet works.'))).toEqual(['Elijah Z Granet', ...AUTHORS]);
+  });
+});

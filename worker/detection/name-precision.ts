@@ -444,3 +444,69 @@ export function inImprint(text: string, start: number, end: number, context: Ter
 export function afterPossessive(text: string, start: number, context: TermContext): boolean {
   return context.technical && /(?<![\p{L}\p{N}_-])\p{Lu}[\p{L}-]*\p{L}['’]s?[ \t]+[("“‘]?$/u.test(text.slice(Math.max(0, start - 40), start));
 }
+
+// Twelfth round (issue 28): a word broken at a line's end, a word shaped like an adverb, a work cited after its
+// author, a logo's letter set apart.
+
+/**
+ * Whether a one-word candidate of technical text is the first piece of a word broken by hyphenation: a hyphen
+ * glued to it, then white space and a lower-case letter ("Li-\ngatures", "this Li- tions" of text set in
+ * columns). A name broken across lines goes on with its other words; a fragment alone is no name.
+ */
+export function brokenWord(text: string, start: number, end: number, context: TermContext): boolean {
+  if (!context.technical || /\s/u.test(text.slice(start, end).trim())) return false;
+  return /^[-‐\u00ad][ \t]*\n?[ \t]*\p{Ll}/u.test(text.slice(end, end + 6));
+}
+
+/** The suffixes of English adverbs ("Assumably", "Interestingly", "Hopefully", "Conversely" not: -ly alone is also a name's end: Emily, Kelly). */
+const ADVERB = /^\p{L}{3,}(?:ably|ibly|ously|ively|edly|ingly|fully|ically|lessly|ionally)$/u;
+
+/** Whether a word (bare, lower-cased) has the shape of an English adverb and is no known name (twelfth round). */
+export const adverbShaped = (word: string) => ADVERB.test(word) && !known(word);
+
+/**
+ * Whether a candidate of technical text holds a word shaped like an adverb ("Assumably, the lacuna …",
+ * "Conjectured Lacuna Assumably"): no name is.
+ */
+export function adverbInside(value: string, context: TermContext): boolean {
+  return context.technical && (value.match(/\p{L}+/gu) ?? []).some((word) => adverbShaped(word.toLowerCase()));
+}
+
+/** A reference's author written before a work's title: a capitalised word and a comma ("Caesar, ", "Waitz, "). */
+const AUTHOR_BEFORE = /(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’-]+,[^\S\n]+$/u;
+/**
+ * What follows a cited work's title: its editor, translator, volume or book ("ed.", "transl.", "vol.", "Book IV"), a
+ * book and chapter in Roman numerals ("VI, XIII.1"), a volume and page ("i. 86"), after an optional bracket
+ * ("Gallic War (Guerre des Gaules), ed.").
+ */
+const WORK_AFTER =
+  /^(?:[^\S\n]*\([^()\n]{1,80}\))?,\s*(?:(?:ed|eds|edn|trans|transl|tr|vol|vols|bk|lib|cap|chap)\.|(?:[Bb]ook|[Vv]olume|[Cc]anto|[Ll]iber|[Tt]omus)\b|[IVXLC]{1,6}(?![\p{L}\p{N}])|[ivxlc]{1,5}\.[^\S\n]*\d)/u;
+/** A work's title followed by its book in Roman numerals ("Epidemiarum liber II", "Aeneid book IV"). */
+const BOOK_AFTER = /^\s+(?:liber|book|tomus|canto)[^\S\n]+[IVXLC]{1,6}(?![\p{L}\p{N}])/u;
+
+/**
+ * Whether a candidate of technical text of two words or more, the first no known given name, is the title of a
+ * work cited after its author ("Caesar, Gallic War, ed. …", "Waitz, Deutsche Verfassungs Geschichte, i. 86",
+ * "C. J. Caesar, Gallic War, VI, XIII.1") or before its book ("Hippocratis Epidemiarum liber II"). An author
+ * written surname first has a known given name after the comma ("Lopez, Maria, ed.").
+ */
+export function citedWork(text: string, start: number, end: number, context: TermContext): boolean {
+  if (!context.technical) return false;
+  const words = (text.slice(start, end).match(/\p{L}[\p{L}'’-]*/gu) ?? []).map((word) => word.toLowerCase());
+  if (words.length < 2 || FIRST_NAMES.has(words[0] as string)) return false;
+  const after = text.slice(end, end + 100);
+  if (BOOK_AFTER.test(after)) return true;
+  return AUTHOR_BEFORE.test(text.slice(Math.max(0, start - 40), start)) && WORK_AFTER.test(after);
+}
+
+/**
+ * Whether a candidate of technical text is one word and a lone capital letter after it, no known given name first
+ * ("Tik Z" of a logo set with a space): a name's initial has a full stop ("Maria L."), and a given name before a
+ * lone letter stays ("Elijah Z").
+ */
+export function letterAfterWord(text: string, start: number, end: number, context: TermContext): boolean {
+  if (!context.technical) return false;
+  const match = /^(\p{Lu}\p{Ll}+)[^\S\n]+\p{Lu}$/u.exec(text.slice(start, end));
+  return match !== null && !FIRST_NAMES.has((match[1] as string).toLowerCase()) && text.charAt(end) !== '.';
+}
+

@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { afterPossessive, backedBy, capitalisedLine, codeShaped, inImprint, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { adverbInside, adverbShaped, afterPossessive, backedBy, brokenWord, capitalisedLine, citedWork, codeShaped, inImprint, letterAfterWord, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName, wordBounds } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -300,6 +300,9 @@ export function findNames(text: string, document: DocumentContext | null = null)
     if (inImprint(text, trimmed.start, trimmed.end, context)) return [];
     // A person's work or thing ("Caesar’s Gallic War"), with no cue of its own.
     if (!backed && afterPossessive(text, trimmed.start, context)) return [];
+    // A word broken at a line's end ("Li-"), an adverb ("Assumably,"), a work cited after its author ("Caesar, Gallic
+    // War, ed."), a logo's letter set apart ("Tik Z"): no person, in technical text (twelfth round).
+    if (!backed && (brokenWord(text, trimmed.start, trimmed.end, context) || adverbInside(value, context) || citedWork(text, trimmed.start, trimmed.end, context) || letterAfterWord(text, trimmed.start, trimmed.end, context))) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
@@ -382,6 +385,8 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
     // unless a reference list's initial or given name follows it (SALTZ, I., 2019).
     if (context.technical && /^\p{Lu}{2,}$/u.test(token.core) && !FIRST_NAMES.has(lower) && !SURNAMES.has(lower) && !/^[^\S\n]*,[^\S\n]*\p{Lu}/u.test(text.slice(token.end, token.end + 6))) return;
     if (inImprint(text, token.start, token.end, context) || afterPossessive(text, token.start, context)) return;
+    // An adverb's shape ("Assumably,") is no name's, and a word broken at a line's end is no word (twelfth round).
+    if (context.technical && (adverbShaped(lower) || brokenWord(text, token.start, token.end, context))) return;
     if (eponym(text, token.end, context.technical) || abbreviationNumber(text, token.start, token.end) || (context.technical && (dashedPiece(text, token.start, token.end) || titleCaseHeader(text, token.start, token.end, context.lower)))) return;
     const end = token.end;
     const next = tokens[index + 1];
