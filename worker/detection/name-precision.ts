@@ -446,7 +446,7 @@ export function afterPossessive(text: string, start: number, context: TermContex
 }
 
 // Twelfth round (issue 28): a word broken at a line's end, a word shaped like an adverb, a work cited after its
-// author, a logo's letter set apart.
+// author.
 
 /**
  * Whether a one-word candidate of technical text is the first piece of a word broken by hyphenation: a hyphen
@@ -497,16 +497,5 @@ export function citedWork(text: string, start: number, end: number, context: Ter
   const after = text.slice(end, end + 100);
   if (BOOK_AFTER.test(after)) return true;
   return AUTHOR_BEFORE.test(text.slice(Math.max(0, start - 40), start)) && WORK_AFTER.test(after);
-}
-
-/**
- * Whether a candidate of technical text is one word and a lone capital letter after it, no known given name first
- * ("Tik Z" of a logo set with a space): a name's initial has a full stop ("Maria L."), and a given name before a
- * lone letter stays ("Elijah Z").
- */
-export function letterAfterWord(text: string, start: number, end: number, context: TermContext): boolean {
-  if (!context.technical) return false;
-  const match = /^(\p{Lu}\p{Ll}+)[^\S\n]+\p{Lu}$/u.exec(text.slice(start, end));
-  return match !== null && !FIRST_NAMES.has((match[1] as string).toLowerCase()) && text.charAt(end) !== '.';
 }
 

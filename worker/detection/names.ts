@@ -1,6 +1,6 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
-import { adverbInside, adverbShaped, afterPossessive, backedBy, brokenWord, capitalisedLine, citedWork, codeShaped, inImprint, letterAfterWord, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
+import { adverbInside, adverbShaped, afterPossessive, backedBy, brokenWord, capitalisedLine, citedWork, codeShaped, inImprint, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName, wordBounds } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -301,8 +301,8 @@ export function findNames(text: string, document: DocumentContext | null = null)
     // A person's work or thing ("Caesar’s Gallic War"), with no cue of its own.
     if (!backed && afterPossessive(text, trimmed.start, context)) return [];
     // A word broken at a line's end ("Li-"), an adverb ("Assumably,"), a work cited after its author ("Caesar, Gallic
-    // War, ed."), a logo's letter set apart ("Tik Z"): no person, in technical text (twelfth round).
-    if (!backed && (brokenWord(text, trimmed.start, trimmed.end, context) || adverbInside(value, context) || citedWork(text, trimmed.start, trimmed.end, context) || letterAfterWord(text, trimmed.start, trimmed.end, context))) return [];
+    // War, ed."): no person, in technical text (twelfth round).
+    if (!backed && (brokenWord(text, trimmed.start, trimmed.end, context) || adverbInside(value, context) || citedWork(text, trimmed.start, trimmed.end, context))) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
