@@ -1,5 +1,5 @@
 import { workerData } from 'node:worker_threads';
-import { createInflate } from 'node:zlib';
+import { constants, createInflate, inflateSync } from 'node:zlib';
 import { DEFAULT_PARSER_LIMITS, ParserLimitError, type ParserLimits } from '../main/common/parser-limits.js';
 
 // Limits applied before anything in this thread decodes an untrusted file (docs/security.md, Parser limits).
@@ -69,8 +69,21 @@ export function assertImageFile(bytes: Uint8Array, what = 'the image'): void {
   if (size) assertImagePixels(size.width, size.height, what);
 }
 
+/** Streams up to this size are inflated at once (at most ~1,032× this in memory, under the cap); larger ones stream. */
+const INFLATE_AT_ONCE = 64 * 1024;
+
 /** Bytes a Flate stream inflates to, counted without keeping them; stops counting past `cap`. */
-function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
+export function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
+  // A page's content stream is small: inflated on this thread, not through libuv's pool shared by the process
+  // (one round trip per stream, queued behind other threads' file work: tens of milliseconds per document).
+  if (data.length <= INFLATE_AT_ONCE) {
+    try {
+      return Promise.resolve(inflateSync(data, { maxOutputLength: cap + 1, finishFlush: constants.Z_SYNC_FLUSH }).length);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return Promise.resolve(cap + 1);
+      // A damaged stream: counted as far as it inflates, by the streaming count below.
+    }
+  }
   return new Promise((resolve) => {
     const inflate = createInflate({ chunkSize: MiB });
     let total = 0;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import {
   concatTransformationMatrix,
   degrees,
@@ -43,7 +43,7 @@ async function addBurnedPage(out: PDFDocument, burned: RasterizedPage): Promise<
   const page = out.addPage([x1 - x0, y1 - y0]);
   page.setMediaBox(x0, y0, x1 - x0, y1 - y0);
   if (burned.rotate !== 0) page.setRotation(degrees(burned.rotate));
-  const bytes = await fs.readFile(burned.image.path);
+  const bytes = fs.readFileSync(burned.image.path);
   const [x, y, width, height] = burned.image.place;
   if (burned.image.encoding === 'jpeg') {
     page.drawImage(await out.embedJpg(bytes), { x, y, width, height });
@@ -103,12 +103,12 @@ function drawCover(out: PDFDocument, font: PDFFont, bold: PDFFont, cover: CoverS
 }
 
 async function sha256Write(file: string, bytes: Uint8Array): Promise<string> {
-  const handle = await fs.open(file, 'wx', 0o600);
+  const handle = fs.openSync(file, 'wx', 0o600);
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
+    fs.writeFileSync(handle, bytes);
+    fs.fsyncSync(handle);
   } finally {
-    await handle.close();
+    fs.closeSync(handle);
   }
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -126,13 +126,13 @@ interface Placed {
  * Flate-compressed by the burn task) instead of its own, and the labels' font among its resources.
  */
 async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promise<void> {
-  const content = source.context.register(source.context.stream(await fs.readFile(page.contentPath), { Filter: 'FlateDecode' }));
+  const content = source.context.register(source.context.stream(fs.readFileSync(page.contentPath), { Filter: 'FlateDecode' }));
   // Copies of forms whose text was redacted, under the names the content draws them by (before the resources
   // are cut down to those names: the originals then stay behind).
-  const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: await fs.readFile(form.contentPath) })));
+  const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: fs.readFileSync(form.contentPath) })));
   addFormCopies(source, page.page - 1, forms);
   // Images redacted in their pixels, likewise (their originals stay behind when no other name draws them).
-  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, ...(image.replaces && { replaces: image.replaces }), data: image.data, bytes: await fs.readFile(image.contentPath) }))));
+  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, ...(image.replaces && { replaces: image.replaces }), data: image.data, bytes: fs.readFileSync(image.contentPath) }))));
   prepareCopy(source, page.page - 1, content);
   // prepareCopy made the page a resource dictionary of its own.
   const resources = source.getPage(page.page - 1).node.Resources();

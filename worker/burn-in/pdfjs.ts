@@ -7,6 +7,7 @@ import { assertPdfDecompression, pdfjsLimitOptions } from '../limits.js';
 import { itemText, readAnew, type PageReader } from '../pdf-glyphs/index.js';
 import { documentText, unicodeEntries, type FontEncoding } from '../pdf-glyphs/unicode.js';
 import { recordTransparency } from './display-list.js';
+import { CMapData, StandardFontData, WasmData } from './pdfjs-data.js';
 
 // pdf.js for rendering and reading text in the worker: no eval, fonts drawn from their programs (no FontFace in
 // Node), the standard fonts, CMaps, ICC profiles and wasm decoders read from the installed package.
@@ -27,6 +28,10 @@ export function documentOptions() {
     cMapPacked: true,
     iccUrl: dir('iccs'),
     wasmUrl: dir('wasm'),
+    // Read once per thread, not for every document (pdfjs-data.ts).
+    StandardFontDataFactory: StandardFontData,
+    CMapReaderFactory: CMapData,
+    WasmFactory: WasmData,
     verbosity: 0,
   };
 }

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -265,17 +265,17 @@ export async function rewritePages(
   // rendered, the file made again.
   for (const candidate of candidates) {
     const file = contentFile(task, candidate.page);
-    await fs.writeFile(file, deflateSync(candidate.content));
+    fs.writeFileSync(file, deflateSync(candidate.content));
     const forms: NonNullable<RewrittenPage['forms']> = [];
     for (const [index, form] of (candidate.forms ?? []).entries()) {
       const path = `${file}-form${index + 1}`;
-      await fs.writeFile(path, deflated(form.content));
+      fs.writeFileSync(path, deflated(form.content));
       forms.push({ name: form.name, object: [form.ref.objectNumber, form.ref.generationNumber], contentPath: path });
     }
     const images: NonNullable<RewrittenPage['images']> = [];
     for (const [index, image] of (candidate.images ?? []).entries()) {
       const path = `${file}-image${index + 1}`;
-      await fs.writeFile(path, image.bytes);
+      fs.writeFileSync(path, image.bytes);
       images.push({ name: image.name, replaces: image.replaces, contentPath: path, data: image.data });
     }
     outcomes.set(candidate.page, {

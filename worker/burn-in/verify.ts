@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ExportSearchResult, ExportSearchTask, ExportVerifyResult, ExportVerifyTask, PageCheck, RefusedPage } from '../../main/common/export-tasks.js';
@@ -65,7 +65,7 @@ class Sources implements PageReader {
     if (!document) {
       const kept = findKept(this.exportId, path);
       if (kept) this.kept.set(path, kept);
-      document = kept ? kept.document : fs.readFile(path).then((bytes) => openPdf(new Uint8Array(bytes)));
+      document = kept ? kept.document : Promise.resolve().then(() => openPdf(new Uint8Array(fs.readFileSync(path))));
       this.open.set(path, document);
     }
     return document;
@@ -135,7 +135,7 @@ function certificateOf(check: PageCheck, leaked: number, comparison: PageCompari
 }
 
 export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult> {
-  const bytes = new Uint8Array(await fs.readFile(task.path));
+  const bytes = new Uint8Array(fs.readFileSync(task.path));
   if (createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the written file is not the one assembled');
   // A task that searches the file checks its structure on the search's parse of it (searchPdfObjects).
   if (task.structure && !task.search) {
@@ -206,7 +206,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
  * released PDFs show it. Any excess fails the export, naming the place, never the text.
  */
 export async function searchOutput(task: ExportSearchTask): Promise<ExportSearchResult> {
-  const bytes = new Uint8Array(await fs.readFile(task.path));
+  const bytes = new Uint8Array(fs.readFileSync(task.path));
   const withheld = [...new Set(task.withheld)];
   if (task.format === 'zip') {
     const leaks = await searchZip(bytes, new Map(withheld.map((text) => [text, task.allowance?.[text] ?? 0])), task.released ?? []);
