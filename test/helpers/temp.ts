@@ -26,6 +26,11 @@ export function handWrittenPdf(content: string, fonts: Record<string, string>): 
     `<< /Length ${Buffer.byteLength(content)} >>\nstream\n${content}\nendstream`,
     ...names.map((name) => `<< /Type /Font /Subtype /Type1 /BaseFont /${fonts[name]} >>`),
   ];
+  return pdfOfObjects(objects);
+}
+
+/** A PDF of the given objects (numbered from 1; the first is the catalog), with its cross-reference table. */
+export function pdfOfObjects(objects: readonly string[]): Buffer {
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((object, index) => {

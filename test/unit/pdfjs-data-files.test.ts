@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CMapData, heldDataFiles, StandardFontData } from '../../worker/burn-in/pdfjs-data.js';
 import { documentOptions, openPdf } from '../../worker/burn-in/pdfjs.js';
+import { pdfOfObjects } from '../helpers/temp.js';
 
 // pdf.js's data files are read once per thread and handed out as copies; names from a PDF are never paths.
 
@@ -17,16 +18,7 @@ function pdfWithStandardAndCMapFonts(): Uint8Array {
     '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /HeiseiMin-W3 /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 2 >> /FontDescriptor 8 0 R >>',
     '<< /Type /FontDescriptor /FontName /HeiseiMin-W3 /Flags 6 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>',
   ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('')}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(body, 'latin1'));
+  return new Uint8Array(pdfOfObjects(objects));
 }
 
 async function pageText(bytes: Uint8Array): Promise<string> {
@@ -55,7 +47,7 @@ describe('pdf.js data files', () => {
   it('hands out copies, so a transferred one leaves the kept bytes whole', async () => {
     const fonts = new StandardFontData({ baseUrl: documentOptions().standardFontDataUrl });
     const one = await fonts.fetch({ filename: 'FoxitSerif.pfb' });
-    structuredClone(one, { transfer: [one.buffer] });
+    structuredClone(one, { transfer: [one.buffer as ArrayBuffer] });
     expect(one.byteLength).toBe(0);
     const two = await fonts.fetch({ filename: 'FoxitSerif.pfb' });
     expect(two.byteLength).toBeGreaterThan(1000);
