@@ -129,10 +129,10 @@ async function prepareRewritten(source: PDFDocument, page: RewrittenPage): Promi
   const content = source.context.register(source.context.stream(fs.readFileSync(page.contentPath), { Filter: 'FlateDecode' }));
   // Copies of forms whose text was redacted, under the names the content draws them by (before the resources
   // are cut down to those names: the originals then stay behind).
-  const forms = await Promise.all((page.forms ?? []).map(async (form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: fs.readFileSync(form.contentPath) })));
+  const forms = (page.forms ?? []).map((form) => ({ name: form.name, ref: PDFRef.of(form.object[0], form.object[1]), deflated: fs.readFileSync(form.contentPath) }));
   addFormCopies(source, page.page - 1, forms);
   // Images redacted in their pixels, likewise (their originals stay behind when no other name draws them).
-  addImageCopies(source, page.page - 1, await Promise.all((page.images ?? []).map(async (image) => ({ name: image.name, ...(image.replaces && { replaces: image.replaces }), data: image.data, bytes: fs.readFileSync(image.contentPath) }))));
+  addImageCopies(source, page.page - 1, (page.images ?? []).map((image) => ({ name: image.name, ...(image.replaces && { replaces: image.replaces }), data: image.data, bytes: fs.readFileSync(image.contentPath) })));
   prepareCopy(source, page.page - 1, content);
   // prepareCopy made the page a resource dictionary of its own.
   const resources = source.getPage(page.page - 1).node.Resources();
