@@ -108,6 +108,9 @@ const TEX_PROSE = [
   `${TEXLIVE}/lualatex/ekdosis/ekdosis.pdf`,
 ];
 
+/** The thirteenth round's dev set: PDFs of TeX Live doc packages that are not installed, by path under their root. */
+const TEXDOC_LIST = path.resolve(import.meta.dirname, '..', 'labels', 'technical-dev-texdoc.txt');
+
 /** A prose document's text in pages of about 400 words, cut at line ends (HTML reduced to its text, LaTeX by detex). */
 function prosePages(file: string): string[] | null {
   try {
@@ -151,6 +154,17 @@ export function technicalDocuments(split: 'dev' | 'test'): TechnicalDocument[] {
     return TEX_PROSE.flatMap((file) => {
       const pages = file.endsWith('.pdf') ? pdfPages(file, [1, 1000]) : prosePages(file);
       return pages && pages.length > 0 ? [{ id: path.basename(file), split, source: 'tex-papers' as const, pages }] : [];
+    });
+  }
+  // BENCH_TECHNICAL_DEV_TEXDOC=<root> (dev only): the listed PDFs of TeX Live doc packages extracted under <root>
+  // without installing them (thirteenth round of issue 28; the list file says how), so no bucket can hold them.
+  if (split === 'dev' && process.env.BENCH_TECHNICAL_DEV_TEXDOC) {
+    const root = process.env.BENCH_TECHNICAL_DEV_TEXDOC;
+    const listed = fs.readFileSync(TEXDOC_LIST, 'utf8').split('\n').filter((line) => line.trim() && !line.startsWith('#'));
+    return listed.flatMap((file) => {
+      const pages = pdfPages(path.join(root, file));
+      const words = pages?.reduce((sum, page) => sum + (page.match(/\S+/g)?.length ?? 0), 0) ?? 0;
+      return pages && words >= 200 ? [{ id: path.basename(file), split, source: 'tex-papers' as const, pages }] : [];
     });
   }
   // BENCH_TECHNICAL_DEV_BUCKET=3: a further working split (bucket 3, first read in the fourth round of issue 28).
