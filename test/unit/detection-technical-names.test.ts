@@ -518,3 +518,41 @@ describe('person names in technical prose, twelfth round', () => {
     expect(found.some((name) => name.includes('Maria Elena'))).toBe(true);
   });
 });
+
+describe('person names in technical prose, thirteenth round', () => {
+  it('takes a candidate with a capitalised German function word for no person, and keeps names with particles', () => {
+    const found = names(manual('Die Ausgabe der Zähler erfolgt zentral. Keine Angst, die Leerzeichen werden ignoriert. Eine Gruppe von Optionen steuert das. Mit Kennung ist die Eintragskennung gemeint. Gerhard Hartung half.'));
+    expect(found).toEqual(['Gerhard Hartung', ...AUTHORS]);
+    expect(names(manual('The code is by Johan Van Der Merwe and Gerhard Hartung.'))).toEqual(['Johan Van Der Merwe', 'Gerhard Hartung', ...AUTHORS]);
+  });
+
+  it('takes a candidate with a German abstract noun for no person, and keeps names ending in -ung or -kyung', () => {
+    const found = names(manual('Ich bin dankbar fr Anregungen oder Hinweise. Die Datei steuert die Anzeige von Urteilsanmerkungen. Ionisierende Strahlung ist ein Symbol.\nGerhard Hartung wrote it; Hyekyung Lee and Minjung Kim helped.'));
+    expect(found).toEqual(['Gerhard Hartung', 'Hyekyung Lee', 'Minjung Kim', ...AUTHORS]);
+  });
+
+  it('holds back German words and a publisher of a bare imprint where name words recur', () => {
+    const text = manual('Die Optionen kennen die Einstellungen all und never. See Lopez and [3] Knuth, The Book. New York, and London: Harper & Row).');
+    const found = recurringNames(text, new Set(['einstellungen', 'lopez', 'harper']), null).map((candidate) => text.slice(candidate.start, candidate.end));
+    expect(found).toEqual(['Lopez']);
+  });
+
+  it('takes two or more names of languages for no person, and keeps a surname that is a language with a given name', () => {
+    const found = names(manual('Pos Chr PostScript Name Deutsch English\n33 Stopsign Stoppschild stop sign\nThe table was drawn by Maria English.'));
+    expect(found.filter((name) => name.includes('Deutsch'))).toEqual([]);
+    expect(found).toContain('Maria English');
+  });
+
+  it('takes a place or publisher of an imprint without brackets for no person, and keeps a given name after a label', () => {
+    const text = manual(
+      [
+        '[3] Knuth, D. The Book of Curves. Reading, MA : Addison-Wesley, 1997.',
+        '[4] Lopez, M. The Pattern of Sounds. New York, Evanston, and London: Harper & Row).',
+        'Copyright: Maria Lopez, 2019.',
+      ].join('\n'),
+    );
+    const found = names(text);
+    expect(found.filter((name) => /Addison|Harper/.test(name))).toEqual([]);
+    expect(found).toContain('Maria Lopez');
+  });
+});
