@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { burn } from '@kenjiuno/msgreader/lib/Burner.js';
 import { Reader, type CFolder } from '@kenjiuno/msgreader/lib/Reader.js';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { cachedFixture, programBuild } from './fixture-cache.js';
 import { tempDir } from './temp.js';
 import { writeCompoundFile, type Node } from './msg-writer.js';
 
@@ -31,12 +33,23 @@ export function removeOfficeFixtures(): void {
   folder = undefined;
 }
 
+/** LibreOffice's build and this file's making code: what a cached fixture depends on besides its inputs. */
+let makers: string | undefined;
+function officeFixture(kind: string, inputs: readonly unknown[], make: () => Buffer): Buffer {
+  makers ??= programBuild('soffice', ['versionrc']) + fs.readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  return cachedFixture(`office-${kind}`, [makers, ...inputs], make);
+}
+
 function soffice(args: string[]): void {
   execFileSync('soffice', [`-env:UserInstallation=file://${profileDir()}`, '--headless', '--norestore', ...args], { stdio: 'ignore', timeout: 120_000 });
 }
 
 /** Writes `source` (a name with its extension) and has LibreOffice convert it to `format` (docx, xlsx, pptx, odt). */
 export function libreOfficeFile(sourceName: string, content: string, format: string): Buffer {
+  return officeFixture('convert', [sourceName, content, format], () => convertNow(sourceName, content, format));
+}
+
+function convertNow(sourceName: string, content: string, format: string): Buffer {
   const work = fs.mkdtempSync(path.join(fixturesDir(), 'convert-'));
   const source = path.join(work, sourceName);
   fs.writeFileSync(source, content);
@@ -101,19 +114,21 @@ End Sub
 
 /** The profile exists after a first conversion; its Standard library then gets the fixtures' macros. */
 function installMacros(): void {
-  if (!fs.existsSync(path.join(profileDir(), 'user', 'basic', 'Standard'))) libreOfficeFile('warm-up.txt', 'profile', 'odt');
+  if (!fs.existsSync(path.join(profileDir(), 'user', 'basic', 'Standard'))) convertNow('warm-up.txt', 'profile', 'odt');
   fs.writeFileSync(path.join(profileDir(), 'user', 'basic', 'Standard', 'Module1.xba'), macros);
 }
 
 /** A password-protected .odt saved by LibreOffice itself (a Basic macro in the fixture profile calls storeToURL with Password). */
 export function encryptedOdt(content: string, password: string): Buffer {
-  const work = fs.mkdtempSync(path.join(fixturesDir(), 'encrypt-'));
-  const source = path.join(work, 'plain.odt');
-  fs.writeFileSync(source, libreOfficeFile('plain.html', content, 'odt:writer8'));
-  installMacros();
-  const target = path.join(work, 'locked.odt');
-  soffice([`macro:///Standard.Module1.SaveEncrypted("${source}","${target}","${password}")`]);
-  return fs.readFileSync(target);
+  return officeFixture('encrypted-odt', [content, password], () => {
+    const work = fs.mkdtempSync(path.join(fixturesDir(), 'encrypt-'));
+    const source = path.join(work, 'plain.odt');
+    fs.writeFileSync(source, libreOfficeFile('plain.html', content, 'odt:writer8'));
+    installMacros();
+    const target = path.join(work, 'locked.odt');
+    soffice([`macro:///Standard.Module1.SaveEncrypted("${source}","${target}","${password}")`]);
+    return fs.readFileSync(target);
+  });
 }
 
 /**
@@ -122,12 +137,14 @@ export function encryptedOdt(content: string, password: string): Buffer {
  * word/embeddings/ as an .xlsx. `cells` are label/number rows.
  */
 export function documentWithEmbeddedSheet(format: 'odt' | 'docx', heading: string, cells: [string, number][]): Buffer {
-  installMacros();
-  const target = path.join(fs.mkdtempSync(path.join(fixturesDir(), 'embed-')), `memo.${format}`);
-  const filter = format === 'odt' ? 'writer8' : 'MS Word 2007 XML';
-  const data = cells.map(([label, value]) => `${label}|${value}`).join(';');
-  soffice([`macro:///Standard.Module1.EmbedSheet("${target}","${filter}","${heading}","${data}")`]);
-  return fs.readFileSync(target);
+  return officeFixture('embedded-sheet', [format, heading, cells], () => {
+    installMacros();
+    const target = path.join(fs.mkdtempSync(path.join(fixturesDir(), 'embed-')), `memo.${format}`);
+    const filter = format === 'odt' ? 'writer8' : 'MS Word 2007 XML';
+    const data = cells.map(([label, value]) => `${label}|${value}`).join(';');
+    soffice([`macro:///Standard.Module1.EmbedSheet("${target}","${filter}","${heading}","${data}")`]);
+    return fs.readFileSync(target);
+  });
 }
 
 /**
