@@ -555,4 +555,21 @@ describe('person names in technical prose, thirteenth round', () => {
     expect(found.filter((name) => /Addison|Harper/.test(name))).toEqual([]);
     expect(found).toContain('Maria Lopez');
   });
+
+  it('takes a town before a US state for no person, also where its words recur, and keeps a name before a newspaper of a state', () => {
+    const text = manual('Computing Science Technical Report, AT&T Bell Laboratories, Murray Hill, New Jersey, tenth edition, 1990.\nThe port was done by Maria Lopez, New York Times editor.');
+    const found = names(text);
+    expect(found.filter((name) => name.includes('Murray'))).toEqual([]);
+    expect(found).toContain('Maria Lopez');
+    const recurring = recurringNames(text, new Set(['murray', 'hill', 'lopez']), null).map((candidate) => text.slice(candidate.start, candidate.end));
+    expect(recurring).toEqual(['Lopez']);
+  });
+
+  it('takes an argument of a call written as code for no person, and keeps the name in prose', () => {
+    expect(names(manual('If the donkey is hungry, then feeds(Pedro,X) holds and {feeds(Pedro,X)} is drawn. Pedro Lopez wrote it.'))).toEqual(['Pedro Lopez', ...AUTHORS]);
+  });
+
+  it('takes an adverb in -wise for no person, and keeps a name', () => {
+    expect(names(manual('Clockwise, the arrows turn. Stepwise, the loop runs. Maria Lopez drew it.'))).toEqual(['Maria Lopez', ...AUTHORS]);
+  });
 });

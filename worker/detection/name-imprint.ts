@@ -2,8 +2,8 @@ import { FIRST_NAMES, SURNAMES } from './name-lists.js';
 import { commonWord } from './name-shape.js';
 import type { TermContext } from './name-precision.js';
 
-// Thirteenth round (issue 28): German prose in technical documents, language names, and a publisher's imprint
-// printed without brackets. Technical text only; the word classes are written for this project, not drawn from any document.
+// Thirteenth round (issue 28): German prose in technical documents, language names, a publisher's imprint printed
+// without brackets, a place before a US state, a code call's argument. Technical text only; the word classes are written for this project, not drawn from any document.
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 
@@ -88,4 +88,28 @@ const LANGUAGE_NAMES = new Set(
 export function languageNames(value: string, context: TermContext): boolean {
   const words = (value.match(/\p{L}+/gu) ?? []).map((word) => word.toLowerCase());
   return context.technical && words.length >= 2 && words.every((word) => LANGUAGE_NAMES.has(word));
+}
+
+/**
+ * US states, written out, that are no given names (Virginia, Georgia, Carolina, Indiana, Dakota, Montana, Florida,
+ * Nevada are left out) nor surnames (Washington).
+ */
+const US_STATES = `New Jersey|New York|New Mexico|New Hampshire|North Carolina|South Carolina|North Dakota|South Dakota|West Virginia|Rhode Island|California|Massachusetts|Pennsylvania|Illinois|Connecticut|Michigan|Wisconsin|Minnesota|Colorado|Arizona|Oregon|Texas|Ohio|Utah|Maryland|Delaware|Kentucky|Tennessee|Alabama|Mississippi|Louisiana|Arkansas|Missouri|Oklahoma|Kansas|Nebraska|Iowa|Idaho|Wyoming|Alaska|Hawaii|Maine|Vermont`;
+/** ", State" closed by punctuation or the line's end, after at most two more capitalised words (a recurring "Murray" of "Murray Hill"). */
+const STATE_AFTER = new RegExp(String.raw`^(?:[ \t]+\p{Lu}[\p{L}'’-]*){0,2},[ \t]*(?:${US_STATES})[ \t]*(?:[,.;)]|\n|$)`, 'u');
+
+/**
+ * Whether a candidate of technical text stands before ", State" ("AT&T Bell Laboratories, Murray Hill, New Jersey,
+ * 1990"): a town, as a country after it makes one (`placeBeforeCountry`). The candidate may end in its comma.
+ */
+export function placeBeforeState(text: string, end: number, context: TermContext): boolean {
+  return context.technical && STATE_AFTER.test(`${text.charAt(end - 1) === ',' ? ',' : ''}${text.slice(end, end + 40)}`);
+}
+
+/**
+ * Whether a candidate of technical text is an argument of a call written as code, glued to the function's name and
+ * its bracket and followed by a comma or the closing bracket ("feeds(Pedro,X)"): a term of the code, no person.
+ */
+export function codeArgument(text: string, start: number, end: number, context: TermContext): boolean {
+  return context.technical && /[\p{L}\p{N}_]\($/u.test(text.slice(Math.max(0, start - 2), start)) && /^[,)]/u.test(text.slice(end, end + 1));
 }

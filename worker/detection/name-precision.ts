@@ -458,8 +458,8 @@ export function brokenWord(text: string, start: number, end: number, context: Te
   return /^[-‐\u00ad][ \t]*\n?[ \t]*\p{Ll}/u.test(text.slice(end, end + 6));
 }
 
-/** The suffixes of English adverbs ("Assumably", "Interestingly", "Hopefully", "Conversely" not: -ly alone is also a name's end: Emily, Kelly). */
-const ADVERB = /^\p{L}{3,}(?:ably|ibly|ously|ively|edly|ingly|fully|ically|lessly|ionally)$/u;
+/** The suffixes of English adverbs ("Assumably", "Interestingly", "Hopefully", "Contrariwise"; "Conversely" not: -ly alone is also a name's end: Emily, Kelly). */
+const ADVERB = /^\p{L}{3,}(?:ably|ibly|ously|ively|edly|ingly|fully|ically|lessly|ionally|wise)$/u;
 
 /** Whether a word (bare, lower-cased) has the shape of an English adverb and is no known name (twelfth round). */
 export const adverbShaped = (word: string) => ADVERB.test(word) && !known(word);

@@ -1,7 +1,7 @@
 import { clamp, type Candidate } from './candidate.js';
 import { recognise } from './ner/tagger.js';
 import { adverbInside, adverbShaped, afterPossessive, backedBy, brokenWord, capitalisedLine, citedWork, codeShaped, inImprint, listedWords, mailedAcronym, nonNameWord, productAround, quotedWord, termContext, termNotName, termRecurrence, type DocumentContext } from './name-precision.js';
-import { bareImprint, germanFunctionWord, germanInside, germanNounShaped, languageNames } from './name-imprint.js';
+import { bareImprint, codeArgument, germanFunctionWord, germanInside, germanNounShaped, languageNames, placeBeforeState } from './name-imprint.js';
 import { abbreviationNumber, commonWord, dashedPiece, eponym, titleCaseHeader, trailingCode, unlikelyName, wordBounds } from './name-shape.js';
 import { AMBIGUOUS_FIRST_NAMES, CLOSED_CLASS_WORDS, FIRST_NAMES, NOT_NAME_WORDS, ORGANISATION_WORDS, ROLE_WORDS, SURNAMES, TITLES } from './name-lists.js';
 
@@ -307,6 +307,8 @@ export function findNames(text: string, document: DocumentContext | null = null)
     // German prose's function words and abstract nouns ("Zum Beispiel"), languages' names ("Deutsch English"); a place or publisher of an imprint without
     // brackets ("Reading, MA : Addison-Wesley, 1997"): no person, in technical text (thirteenth round).
     if (germanInside(value, context) || languageNames(value, context) || bareImprint(text, trimmed.start, trimmed.end, context)) return [];
+    // A town before a US state ("Murray Hill, New Jersey"), a code call's argument ("feeds(Pedro,X)"), with no cue.
+    if (!backed && (placeBeforeState(text, trimmed.end, context) || codeArgument(text, trimmed.start, trimmed.end, context))) return [];
     return !termNotName(value, context, termEvidence) && !productAround(text, trimmed.start, trimmed.end, context, evidence) && !listedWords(text, trimmed.start, trimmed.end, evidence) ? [trimmed] : [];
   });
 }
@@ -391,7 +393,7 @@ export function recurringNames(text: string, words: ReadonlySet<string>, documen
     if (inImprint(text, token.start, token.end, context) || afterPossessive(text, token.start, context)) return;
     // An adverb's shape ("Assumably,") is no name's, and a word broken at a line's end is no word (twelfth round).
     if (context.technical && (adverbShaped(lower) || brokenWord(text, token.start, token.end, context))) return;
-    if (context.technical && (germanFunctionWord(lower) || germanNounShaped(lower) || bareImprint(text, token.start, token.end, context))) return;
+    if (context.technical && (germanFunctionWord(lower) || germanNounShaped(lower) || bareImprint(text, token.start, token.end, context) || placeBeforeState(text, token.end, context))) return;
     if (eponym(text, token.end, context.technical) || abbreviationNumber(text, token.start, token.end) || (context.technical && (dashedPiece(text, token.start, token.end) || titleCaseHeader(text, token.start, token.end, context.lower)))) return;
     const end = token.end;
     const next = tokens[index + 1];
