@@ -3,7 +3,8 @@ import { commonWord } from './name-shape.js';
 import type { TermContext } from './name-precision.js';
 
 // Thirteenth round (issue 28): German prose in technical documents, language names, a publisher's imprint printed
-// without brackets, a place before a US state, a code call's argument. Technical text only; the word classes are written for this project, not drawn from any document.
+// without brackets, a place before a US state, a code call's argument. Technical text only; the word classes are
+// written for this project, not drawn from any document.
 
 const known = (word: string) => FIRST_NAMES.has(word) || SURNAMES.has(word);
 
@@ -21,7 +22,10 @@ const GERMAN_FUNCTION_WORDS = new Set(
     .filter(Boolean),
 );
 
-/** The endings of German abstract nouns (-ung after a consonant, -ungen, -keit, -schaft, -ität, -ismus); -heit is left out (Fahrenheit). */
+/**
+ * The endings of German abstract nouns: -ung after l t d r g k n z (not h: Wade–Giles given names "…chung"), -ungen,
+ * -keit, -schaft, -ität, -ismus; -heit is left out (Fahrenheit).
+ */
 const GERMAN_NOUN = /^\p{L}{3,}(?:[ltdrgknz]ung|ungen|keit|keiten|schaft|schaften|ität|itäten|ismus)$/u;
 
 /** Whether a word (bare, lower-cased) is a German function word of the list above. */
