@@ -18,10 +18,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Three files at once on two cores: a file spends much of its time waiting on child servers, LibreOffice,
-    // scrypt and polling: with two, the SQLite run kept 1.24 cores busy on average (/usr/bin/time), with three 1.71,
-    // and took 723 s against 836 s. More would starve the child servers some tests spawn.
-    maxWorkers: 3,
+    // Two cores: keep files from starving the child servers some tests spawn.
+    maxWorkers: 2,
     projects: [
       ...(sharedUnitFiles.length > 0 ? [{ extends: true as const, test: { name: 'unit', include: sharedUnitFiles, isolate: false } }] : []),
       { extends: true as const, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...exclude, ...sharedUnitFiles] } },

@@ -159,5 +159,5 @@ describe(`several processes on one ${onPostgres() ? 'PostgreSQL database' : 'SQL
     console.log(`multi-process: worker killed after ${killedAt} completed jobs; ${retried.length} jobs ran again; ${pids.size} processes finished jobs`);
 
     for (const child of [first, second, keeper]) expect((await child.stop('SIGTERM')).code).toBe(0);
-  }, 240_000);
+  }, 120_000);
 });
