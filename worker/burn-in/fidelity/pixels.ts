@@ -85,8 +85,8 @@ export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy
 
 /** Canvas pixels around the areas' bounding box, drawn but never read. */
 export const EDGE_MARGIN = 2;
-/** Pixels of the largest canvas a thread keeps for its renderings (about a 24 × 36 in page at 100 dpi). */
-const KEPT_CANVAS_PIXELS = 8_640_000;
+/** Pixels of the largest canvas a thread keeps (a 17 × 22 in page at 100 dpi, 16 MB); larger ones are made each time. */
+const KEPT_CANVAS_PIXELS = 4_000_000;
 /** Canvases a thread keeps: a check draws its two pages at once. */
 const KEPT_CANVASES = 2;
 const spare: { canvas: Canvas; context: SKRSContext2D }[] = [];
