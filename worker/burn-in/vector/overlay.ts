@@ -1,5 +1,5 @@
 import { Encodings } from '@pdf-lib/standard-fonts';
-import { PDFDict, PDFName, type PDFContext } from 'pdf-lib';
+import { PDFDict, PDFName, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { BurnBox } from '../../../main/common/export-tasks.js';
 import { WIN_ANSI } from './encodings.js';
 import { formatName, formatNumber, literalString } from './serialize.js';
@@ -116,11 +116,23 @@ export function freeFontName(fonts: PDFDict | undefined): string {
   return name;
 }
 
+/**
+ * The labels' font, one object a document: readers load a font once per object (pdf.js by reference), so a
+ * dictionary written into each page's resources was a font of its own on every page, read and converted again
+ * for each (and its glyphs drawn from a fresh cache).
+ */
+const labelFonts = new WeakMap<PDFContext, PDFRef>();
+
 /** Adds the labels' font (standard Helvetica-Bold, WinAnsi, not embedded) to a resource dictionary. */
 export function addLabelFont(context: PDFContext, resources: PDFDict, name: string): void {
   const existing = context.lookupMaybe(resources.get(PDFName.of('Font')), PDFDict);
   // A copy: the font dictionary may be shared with other pages.
   const fonts = existing ? existing.clone(context) : (context.obj({}) as PDFDict);
-  fonts.set(PDFName.of(name), context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: LABEL_FONT, Encoding: 'WinAnsiEncoding' }));
+  let font = labelFonts.get(context);
+  if (!font) {
+    font = context.register(context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: LABEL_FONT, Encoding: 'WinAnsiEncoding' }));
+    labelFonts.set(context, font);
+  }
+  fonts.set(PDFName.of(name), font);
   resources.set(PDFName.of('Font'), fonts);
 }
