@@ -12,6 +12,7 @@ import { uploadDocuments } from '../helpers/instance.js';
 
 // Linear in the text, but slow: nested counted repetitions over every word of every page.
 const SLOW = `${'(?:[a-z]+\\s?){1,10}'.repeat(10)}q`;
+const PAGES = 120;
 const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
 
 function page(seed: number): { text: string; words: ReturnType<typeof layoutPage>['words'] } {
@@ -32,7 +33,9 @@ describe('security: search cannot stall the server', () => {
     instance = await startInstance({ organizations: 2, config: { rateLimits: { enabled: false } } });
     caseId = await createCase(instance, 'Large case');
     const [document] = await uploadDocuments(instance, caseId, [{ name: 'long.pdf', bytes: await tinyPdf('long') }]);
-    await storePages(instance, document?.id ?? '', Array.from({ length: 18 }, (_, index) => page(index)));
+    // Pages enough that the slow pattern matches for seconds on any machine (18 pages took under 0.3 s by session 20,
+    // and the write below could then start after the search had ended).
+    await storePages(instance, document?.id ?? '', Array.from({ length: PAGES }, (_, index) => page(index)));
     expect(boxOf(0, 0, 1).x1).toBe(72);
     // Warm up: the search index catches up and the worker thread starts before anything is measured.
     expect((await instance.request({ method: 'POST', url: `/api/v1/cases/${caseId}/search`, body: { query: 'lorem', mode: 'text' } })).statusCode).toBe(200);
