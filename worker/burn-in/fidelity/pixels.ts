@@ -99,13 +99,15 @@ const spare: { canvas: Canvas; context: SKRSContext2D }[] = [];
  * counts. `done(true)` gives it back for the next rendering.
  */
 function canvasFor(document: PDFDocumentProxy, width: number, height: number): { canvas: Canvas; context: SKRSContext2D; done: (reuse: boolean) => void } {
+  // Smallest first: the one that fits best, else the largest one grown.
+  spare.sort((a, b) => a.canvas.width * a.canvas.height - b.canvas.width * b.canvas.height);
   const fits = spare.findIndex(({ canvas }) => canvas.width >= width && canvas.height >= height);
-  const largest = spare.reduce((best, entry, index) => (best < 0 || entry.canvas.width * entry.canvas.height > (spare[best]?.canvas.width ?? 0) * (spare[best]?.canvas.height ?? 0) ? index : best), -1);
-  const grown = { width: Math.max(width, spare[largest]?.canvas.width ?? 0), height: Math.max(height, spare[largest]?.canvas.height ?? 0) };
+  const largest = spare.at(-1)?.canvas;
+  const grown = { width: Math.max(width, largest?.width ?? 0), height: Math.max(height, largest?.height ?? 0) };
   let entry: { canvas: Canvas; context: SKRSContext2D } | undefined;
   if (fits >= 0) entry = spare.splice(fits, 1)[0];
   else if (grown.width * grown.height <= KEPT_CANVAS_PIXELS) {
-    if (largest >= 0) spare.splice(largest, 1);
+    spare.pop();
     entry = (document.canvasFactory as CanvasFactory).create(grown.width, grown.height);
   }
   if (!entry) return { ...(document.canvasFactory as CanvasFactory).create(width, height), done: () => undefined };
