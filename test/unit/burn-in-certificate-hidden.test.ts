@@ -38,7 +38,7 @@ describe('page certificates of a page with hidden text', () => {
   it('shownWords keeps a word with a glyph that shows, drops one whose glyphs are all hidden, and keeps every word of a page without hidden glyphs', () => {
     const word = (text: string, x1: number, y1: number): SourceWord => ({ text, x1, y1, x2: x1 + 40, y2: y1 + 12, slackX: 1, slackY: 0.2 });
     const glyph = (x: number, y: number, hiddenBy: Glyph['hiddenBy'], overImage = false): Glyph => ({
-      text: 'a', bytes: 'a', quad: [x, y, x + 6, y, x + 6, y + 10, x, y + 10], x1: x, y1: y, x2: x + 6, y2: y + 10, em: { x1: x, y1: y, x2: x + 6, y2: y + 10 },
+      text: 'a', bytes: 'a', quad: [x, y, x + 6, y, x + 6, y + 10, x, y + 10], x1: x, y1: y, x2: x + 6, y2: y + 10, emSpan: null,
       vertical: false, isSpace: false, hiddenBy, overImage, annotation: false,
     });
     const shown = word('shown', 100, 500);

@@ -11,7 +11,7 @@ import { token } from '../../worker/burn-in/words.js';
 function glyph(text: string, x1: number, y1: number, width: number, height: number, vertical: boolean): Glyph {
   const x2 = x1 + width;
   const y2 = y1 + height;
-  return { text, bytes: '', quad: [x1, y1, x2, y1, x2, y2, x1, y2], x1, y1, x2, y2, em: { x1, y1, x2, y2 }, vertical, isSpace: false, hiddenBy: null, overImage: false, annotation: false };
+  return { text, bytes: '', quad: [x1, y1, x2, y1, x2, y2, x1, y2], x1, y1, x2, y2, emSpan: null, vertical, isSpace: false, hiddenBy: null, overImage: false, annotation: false };
 }
 
 /** The definition: each glyph joins the first line (column) whose first glyph's middle is close enough. */

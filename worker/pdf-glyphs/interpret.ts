@@ -23,8 +23,12 @@ export interface Glyph {
   y1: number;
   x2: number;
   y2: number;
-  /** The glyph's em box (advance × -0.25..0.95 em, as readers place text): where a text layer puts it. */
-  em: { x1: number; y1: number; x2: number; y2: number };
+  /**
+   * Where the glyph's em box (advance × -0.25..0.95 em, as readers place text: where a text layer puts it) lies
+   * along its quad's height, shared by the glyphs of a run; null when the em box is the glyph's box (vertical
+   * writing). `emBox` gives the box: made only for the glyphs a text layer places, not for each glyph read.
+   */
+  emSpan: EmSpan | null;
   vertical: boolean;
   isSpace: boolean;
   /** Why a viewer does not show it; null when it shows. */
@@ -35,6 +39,26 @@ export interface Glyph {
   annotation: boolean;
   /** Index of its text-showing operator in the operator list. */
   op?: number;
+}
+
+/** Fractions of a quad's height, from its bottom edge (left-bottom to left-top corner), where the em box lies. */
+export interface EmSpan {
+  low: number;
+  high: number;
+}
+
+/** The glyph's em box in user space (see `Glyph.emSpan`). */
+export function emBox(glyph: Pick<Glyph, 'quad' | 'emSpan' | 'x1' | 'y1' | 'x2' | 'y2'>): { x1: number; y1: number; x2: number; y2: number } {
+  const span = glyph.emSpan;
+  if (!span) return { x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2 };
+  // The quad's corners are the text-space box's under an affine map, so its edges map points along them in proportion.
+  const [lbx, lby, rbx, rby, rtx, rty, ltx, lty] = glyph.quad;
+  const { low, high } = span;
+  const x0 = lbx + low * (ltx - lbx), y0 = lby + low * (lty - lby);
+  const x1 = rbx + low * (rtx - rbx), y1 = rby + low * (rty - rby);
+  const x2 = rbx + high * (rtx - rbx), y2 = rby + high * (rty - rby);
+  const x3 = lbx + high * (ltx - lbx), y3 = lby + high * (lty - lby);
+  return { x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3) };
 }
 
 interface FontInfo extends FontEncoding {
@@ -145,20 +169,6 @@ function cornersUnder(m: Matrix, left: number, bottom: number, right: number, to
   return [a * left + c * bottom + e, b * left + d * bottom + f, a * right + c * bottom + e, b * right + d * bottom + f, a * right + c * top + e, b * right + d * top + f, a * left + c * top + e, b * left + d * top + f];
 }
 
-/** The bounds of the box (left, bottom)–(right, top) under `m`, without its corners as an array. */
-function emBounds(m: Matrix, left: number, bottom: number, right: number, top: number): Glyph['em'] {
-  const a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
-  const x0 = a * left + c * bottom + e;
-  const y0 = b * left + d * bottom + f;
-  const x1 = a * right + c * bottom + e;
-  const y1 = b * right + d * bottom + f;
-  const x2 = a * right + c * top + e;
-  const y2 = b * right + d * top + f;
-  const x3 = a * left + c * top + e;
-  const y3 = b * left + d * top + f;
-  return { x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3) };
-}
-
 const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
 /** A path that is exactly one rectangle, as pdf.js stores `re` (moveTo, three lineTo, closePath). */
@@ -214,6 +224,8 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
     // The font's ascent and descent when they are plausible, else the usual 0.8 / -0.2 em.
     const ascent = font.ascent && font.ascent >= 0.5 && font.ascent <= 1.1 ? font.ascent : 0.8;
     const descent = font.descent && font.descent < 0 && font.descent >= -0.5 ? font.descent : -0.2;
+    // The em box, -0.25..0.95 em, along the box's height descent..ascent (the same for every glyph of the run).
+    const emSpan: EmSpan | null = vertical ? null : { low: (-0.25 - descent) / (ascent - descent), high: (0.95 - descent) / (ascent - descent) };
     // Text space → user space: [hScale, 0, 0, 1, x, y + rise] × Tm × CTM (sizes already in text units).
     const base = multiply(multiply([hScale, 0, 0, 1, state.x, state.y + state.rise], state.textMatrix), state.ctm);
     const invisibleMode = (state.renderMode & 3) === 3;
@@ -250,14 +262,13 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         bottom = descent * size;
         top = ascent * size;
       }
-      // Its corners in user space and their bounds; the em box (a line's full height) of horizontal text too.
-      // Bounds are taken straight from the corners: this runs for every glyph a check reads, several times a page.
+      // Its corners in user space and their bounds, taken straight from the corners: this runs for every glyph a
+      // check reads, several times a page, so nothing more is made for each glyph than these.
       const quad = cornersUnder(base, left, bottom, right, top);
       const x1 = Math.min(quad[0], quad[2], quad[4], quad[6]);
       const y1 = Math.min(quad[1], quad[3], quad[5], quad[7]);
       const x2 = Math.max(quad[0], quad[2], quad[4], quad[6]);
       const y2 = Math.max(quad[1], quad[3], quad[5], quad[7]);
-      const em: Glyph['em'] = vertical ? { x1, y1, x2, y2 } : emBounds(base, left, -0.25 * size, right, 0.95 * size);
       const unicode = op.unicode ?? '';
       const code = op.originalCharCode;
       const text = glyphText(table, code, unicode);
@@ -274,7 +285,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         y1,
         x2,
         y2,
-        em,
+        emSpan,
         vertical,
         // As /^\s+$/u: trim() takes away exactly \s (white space and line terminators).
         isSpace: op.isSpace === true || (text.length > 0 && text.trim() === ''),

@@ -1,5 +1,5 @@
 import type { LayerWord } from '../../../main/common/export-tasks.js';
-import { isHidden, type Glyph } from '../../pdf-glyphs/index.js';
+import { emBox, isHidden, type Glyph } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { isRightToLeft } from './index.js';
 
@@ -49,8 +49,8 @@ function followsOn(first: Glyph, second: Glyph): boolean {
     const gap = first.y1 - second.y2;
     return Math.abs((first.x1 + first.x2) / 2 - (second.x1 + second.x2) / 2) < width * 0.5 && gap < width * 0.34 && gap > -width;
   }
-  const a = unturned(first.em, turn);
-  const b = unturned(second.em, turn);
+  const a = unturned(emBox(first), turn);
+  const b = unturned(emBox(second), turn);
   // The em box spans 1.2 em (−0.25 … 0.95).
   const em = Math.max((a.y2 - a.y1) / 1.2, 0.1);
   const gap = b.x1 - a.x2;
@@ -122,16 +122,18 @@ export function glyphLayer(glyphs: readonly Glyph[], drawn: readonly Rect[], vis
       const current: LayerWord = word;
       current.text += ideograph(glyph.text);
       parts.push({ text: ideograph(glyph.text), x: glyph.x1 });
-      current.x1 = Math.min(current.x1, glyph.em.x1);
-      current.y1 = Math.min(current.y1, glyph.em.y1);
-      current.x2 = Math.max(current.x2, glyph.em.x2);
-      current.y2 = Math.max(current.y2, glyph.em.y2);
+      const em = emBox(glyph);
+      current.x1 = Math.min(current.x1, em.x1);
+      current.y1 = Math.min(current.y1, em.y1);
+      current.x2 = Math.max(current.x2, em.x2);
+      current.y2 = Math.max(current.y2, em.y2);
     } else {
       flush();
       // Placed by its em box, as readers place text, so the layer's words stand where the source's words stand.
       parts = [{ text: ideograph(glyph.text), x: glyph.x1 }];
       const turn = turnOf(glyph);
-      word = { text: ideograph(glyph.text), x1: glyph.em.x1, y1: glyph.em.y1, x2: glyph.em.x2, y2: glyph.em.y2, ...(glyph.vertical && { vertical: true }), ...(turn !== 0 && { turn }) };
+      const em = emBox(glyph);
+      word = { text: ideograph(glyph.text), x1: em.x1, y1: em.y1, x2: em.x2, y2: em.y2, ...(glyph.vertical && { vertical: true }), ...(turn !== 0 && { turn }) };
     }
     last = glyph;
   }
