@@ -192,6 +192,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
     });
     const runOnce = async (method: 'auto' | 'raster' = 'auto') => {
       if (process.env.PROFILE_MARKS) log(`  mark start ${method} ${process.hrtime.bigint() / 1000n}`);
+      const faultsBefore = process.resourceUsage().minorPageFault;
       const cpuBefore = process.cpuUsage();
       const threadsBefore = process.env.PROFILE_MARKS ? threadCpuMs() : new Map<string, number>();
       const started = performance.now();
@@ -203,7 +204,7 @@ async function obscuraExport(dir: string, file: string, input: BenchInput, log: 
         if (current.status === 'completed') {
           const ms = performance.now() - started;
           const cpu = process.cpuUsage(cpuBefore);
-          if (process.env.PROFILE_MARKS) log(`  mark end ${method} ${process.hrtime.bigint() / 1000n}; thread CPU ms: ${threadCpuLine(threadsBefore)}; tasks: ${timeline.join(', ')}`);
+          if (process.env.PROFILE_MARKS) log(`  mark end ${method} ${process.hrtime.bigint() / 1000n}; thread CPU ms: ${threadCpuLine(threadsBefore)}; page faults ${process.resourceUsage().minorPageFault - faultsBefore}; tasks: ${timeline.join(', ')}`);
           return { ms, cpuMs: (cpu.user + cpu.system) / 1000, size: current.file?.size ?? 0, burn: current.summary?.burn ?? null };
         }
         if (current.status === 'failed' || current.status === 'cancelled') throw new Error(`export ${current.status}: ${current.error_message ?? ''}`);

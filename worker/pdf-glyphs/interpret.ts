@@ -199,6 +199,97 @@ interface OperatorList {
   argsArray: unknown[];
 }
 
+/**
+ * Reads the glyphs of one text-showing operator into `glyphs` and moves the pen past them. A function of its
+ * own (not a closure of each reading), so V8 keeps one optimised copy for every page read.
+ */
+function emit(glyphs: Glyph[], state: TextState, visible: boolean, annotation: boolean, ops: readonly (GlyphOp | number)[], opIndex: number): void {
+  const font = state.font;
+  if (!font || state.fontSize === 0) return;
+  const fontMatrix = font.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0];
+  const size = state.fontSize;
+  const scale = size * (fontMatrix[0] ?? 0.001);
+  const hScale = state.hScale * state.fontDirection;
+  const vertical = font.vertical === true;
+  // The font's ascent and descent when they are plausible, else the usual 0.8 / -0.2 em.
+  const ascent = font.ascent && font.ascent >= 0.5 && font.ascent <= 1.1 ? font.ascent : 0.8;
+  const descent = font.descent && font.descent < 0 && font.descent >= -0.5 ? font.descent : -0.2;
+  // The em box, -0.25..0.95 em, along the box's height descent..ascent (the same for every glyph of the run).
+  const emSpan: EmSpan | null = vertical ? null : { low: (-0.25 - descent) / (ascent - descent), high: (0.95 - descent) / (ascent - descent) };
+  // Text space → user space: [hScale, 0, 0, 1, x, y + rise] × Tm × CTM (sizes already in text units).
+  const base = multiply(multiply([hScale, 0, 0, 1, state.x, state.y + state.rise], state.textMatrix), state.ctm);
+  const invisibleMode = (state.renderMode & 3) === 3;
+  // Constant over the run (no operator between its glyphs): decided once.
+  const hidden: HiddenBy | null = !visible ? 'optional-content' : invisibleMode ? 'invisible' : null;
+  const clip = state.clip;
+  const table = documentText(font);
+  let pen = 0;
+  for (const op of ops) {
+    if (typeof op === 'number') {
+      pen += ((vertical ? 1 : -1) * op * size) / 1000;
+      continue;
+    }
+    const spacing = (op.isSpace ? state.wordSpacing : 0) + state.charSpacing;
+    let width = op.width ?? 0;
+    // The glyph's box in text space, corners (left, bottom), (right, bottom), (right, top), (left, top).
+    let left: number;
+    let right: number;
+    let bottom: number;
+    let top: number;
+    if (vertical) {
+      const vmetric = op.vmetric ?? font.defaultVMetrics ?? [-1000, width / 2, 880];
+      const vx = -(op.vmetric ? (vmetric[1] ?? 0) : width * 0.5) * scale;
+      const horizontal = width * scale;
+      width = op.vmetric ? -(vmetric[0] ?? -1000) : -(vmetric[0] ?? -1000);
+      // The glyph's cell: its horizontal width across, from the pen down by its vertical advance.
+      left = vx;
+      right = vx + horizontal;
+      top = -pen;
+      bottom = top - Math.abs(width) * scale;
+    } else {
+      left = pen;
+      right = pen + width * scale;
+      bottom = descent * size;
+      top = ascent * size;
+    }
+    // Its corners in user space and their bounds, taken straight from the corners: this runs for every glyph a
+    // check reads, several times a page, so nothing more is made for each glyph than these.
+    const quad = cornersUnder(base, left, bottom, right, top);
+    const x1 = Math.min(quad[0], quad[2], quad[4], quad[6]);
+    const y1 = Math.min(quad[1], quad[3], quad[5], quad[7]);
+    const x2 = Math.max(quad[0], quad[2], quad[4], quad[6]);
+    const y2 = Math.max(quad[1], quad[3], quad[5], quad[7]);
+    const unicode = op.unicode ?? '';
+    const code = op.originalCharCode;
+    const text = glyphText(table, code, unicode);
+    // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
+    const cx = (x1 + x2) / 2;
+    const cy = (y1 + y2) / 2;
+    const clipped = cx < clip.x1 || cx > clip.x2 || cy < clip.y1 || cy > clip.y2;
+    const byte = code ?? 0;
+    glyphs.push({
+      text,
+      bytes: font.composite || byte > 0xff ? '' : String.fromCharCode(byte),
+      quad,
+      x1,
+      y1,
+      x2,
+      y2,
+      emSpan,
+      vertical,
+      // As /^\s+$/u: trim() takes away exactly \s (white space and line terminators).
+      isSpace: op.isSpace === true || (text.length > 0 && text.trim() === ''),
+      hiddenBy: hidden ?? (clipped ? 'clipped' : null),
+      overImage: false,
+      annotation,
+      op: opIndex,
+    });
+    pen += vertical ? width * scale - spacing * state.fontDirection : width * scale + spacing * state.fontDirection;
+  }
+  if (vertical) state.y -= pen;
+  else state.x += pen * hScale;
+}
+
 /** Every glyph of the operator list in drawing order, with what hides it. */
 export function interpret(list: OperatorList, fonts: (name: string) => FontInfo | null, options: InterpretOptions): Glyph[] {
   const glyphs: Glyph[] = [];
@@ -212,93 +303,6 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
   let groups = 0;
   let pendingClip = false;
   const visibleNow = () => marked.every(Boolean);
-
-  const emit = (ops: readonly (GlyphOp | number)[], opIndex: number) => {
-    const font = state.font;
-    if (!font || state.fontSize === 0) return;
-    const fontMatrix = font.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0];
-    const size = state.fontSize;
-    const scale = size * (fontMatrix[0] ?? 0.001);
-    const hScale = state.hScale * state.fontDirection;
-    const vertical = font.vertical === true;
-    // The font's ascent and descent when they are plausible, else the usual 0.8 / -0.2 em.
-    const ascent = font.ascent && font.ascent >= 0.5 && font.ascent <= 1.1 ? font.ascent : 0.8;
-    const descent = font.descent && font.descent < 0 && font.descent >= -0.5 ? font.descent : -0.2;
-    // The em box, -0.25..0.95 em, along the box's height descent..ascent (the same for every glyph of the run).
-    const emSpan: EmSpan | null = vertical ? null : { low: (-0.25 - descent) / (ascent - descent), high: (0.95 - descent) / (ascent - descent) };
-    // Text space → user space: [hScale, 0, 0, 1, x, y + rise] × Tm × CTM (sizes already in text units).
-    const base = multiply(multiply([hScale, 0, 0, 1, state.x, state.y + state.rise], state.textMatrix), state.ctm);
-    const invisibleMode = (state.renderMode & 3) === 3;
-    // Constant over the run (no operator between its glyphs): decided once.
-    const hidden: HiddenBy | null = !visibleNow() ? 'optional-content' : invisibleMode ? 'invisible' : null;
-    const clip = state.clip;
-    const table = documentText(font);
-    let pen = 0;
-    for (const op of ops) {
-      if (typeof op === 'number') {
-        pen += ((vertical ? 1 : -1) * op * size) / 1000;
-        continue;
-      }
-      const spacing = (op.isSpace ? state.wordSpacing : 0) + state.charSpacing;
-      let width = op.width ?? 0;
-      // The glyph's box in text space, corners (left, bottom), (right, bottom), (right, top), (left, top).
-      let left: number;
-      let right: number;
-      let bottom: number;
-      let top: number;
-      if (vertical) {
-        const vmetric = op.vmetric ?? font.defaultVMetrics ?? [-1000, width / 2, 880];
-        const vx = -(op.vmetric ? (vmetric[1] ?? 0) : width * 0.5) * scale;
-        const horizontal = width * scale;
-        width = op.vmetric ? -(vmetric[0] ?? -1000) : -(vmetric[0] ?? -1000);
-        // The glyph's cell: its horizontal width across, from the pen down by its vertical advance.
-        left = vx;
-        right = vx + horizontal;
-        top = -pen;
-        bottom = top - Math.abs(width) * scale;
-      } else {
-        left = pen;
-        right = pen + width * scale;
-        bottom = descent * size;
-        top = ascent * size;
-      }
-      // Its corners in user space and their bounds, taken straight from the corners: this runs for every glyph a
-      // check reads, several times a page, so nothing more is made for each glyph than these.
-      const quad = cornersUnder(base, left, bottom, right, top);
-      const x1 = Math.min(quad[0], quad[2], quad[4], quad[6]);
-      const y1 = Math.min(quad[1], quad[3], quad[5], quad[7]);
-      const x2 = Math.max(quad[0], quad[2], quad[4], quad[6]);
-      const y2 = Math.max(quad[1], quad[3], quad[5], quad[7]);
-      const unicode = op.unicode ?? '';
-      const code = op.originalCharCode;
-      const text = glyphText(table, code, unicode);
-      // Cut away whole by the clipping so far (a clipping path's bounds, a form's or an annotation's box).
-      const cx = (x1 + x2) / 2;
-      const cy = (y1 + y2) / 2;
-      const clipped = cx < clip.x1 || cx > clip.x2 || cy < clip.y1 || cy > clip.y2;
-      const byte = code ?? 0;
-      glyphs.push({
-        text,
-        bytes: font.composite || byte > 0xff ? '' : String.fromCharCode(byte),
-        quad,
-        x1,
-        y1,
-        x2,
-        y2,
-        emSpan,
-        vertical,
-        // As /^\s+$/u: trim() takes away exactly \s (white space and line terminators).
-        isSpace: op.isSpace === true || (text.length > 0 && text.trim() === ''),
-        hiddenBy: hidden ?? (clipped ? 'clipped' : null),
-        overImage: false,
-        annotation,
-        op: opIndex,
-      });
-      pen += vertical ? width * scale - spacing * state.fontDirection : width * scale + spacing * state.fontDirection;
-    }
-    if (vertical) state.y -= pen;
-    else state.x += pen * hScale;
-  };
 
   const { fnArray, argsArray } = list;
   for (let index = 0; index < fnArray.length; index += 1) {
@@ -391,7 +395,7 @@ export function interpret(list: OperatorList, fonts: (name: string) => FontInfo 
         state.x = state.lineX;
         break;
       case OPS.showText:
-        emit((args[0] as (GlyphOp | number)[]) ?? [], index);
+        emit(glyphs, state, visibleNow(), annotation, (args[0] as (GlyphOp | number)[]) ?? [], index);
         break;
       case OPS.setGState:
         for (const entry of (args[0] as [string, unknown][]) ?? []) {
