@@ -5,6 +5,7 @@ import { toDocument } from './documents.js';
 import type { ExportMaterial, MaterialDocument } from './export-material.js';
 import { toJob } from './jobs.js';
 import type { Box } from './redactions/model.js';
+import { csvField } from '../common/csv.js';
 
 // The text formats of an export: the redaction log (CSV) and the case record (JSON), also inside zips.
 
@@ -35,19 +36,6 @@ export const REDACTION_LOG_COLUMNS = [
   'created_by',
   'created_at',
 ] as const;
-
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One CSV field: a value a spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a
- * leading apostrophe, unless it is a plain number; then RFC 4180 quoting when needed.
- */
-export function csvField(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 function latestDecisionOf(decisions: readonly ReviewDecisionRow[]): Map<number, ReviewDecisionRow> {
   const latest = new Map<number, ReviewDecisionRow>();

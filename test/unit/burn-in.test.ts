@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, PDFName, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { csvField } from '../../main/services/export-records.js';
+import { csvField } from '../../main/common/csv.js';
 import { CCITT_TABLES, encodeG4 } from '../../worker/burn-in/ccitt.js';
 import { boxCovers } from '../../worker/burn-in/geometry.js';
 import { tiffAsPdf } from '../../worker/burn-in/tiff.js';

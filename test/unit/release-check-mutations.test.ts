@@ -5,7 +5,7 @@ import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import type { BurnedPage, PageCheck } from '../../main/common/export-tasks.js';
-import { indexCsv, type IndexRow } from '../../main/services/releases/withholding-index.js';
+import { indexCsv, type IndexRow } from '../../main/services/releases/index-csv.js';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
 import { searchOutput, verify, VerificationFailed } from '../../worker/burn-in/verify.js';
 import { coverLetterPdf, withholdingIndexPdf, type CoverLetter, type IndexPdfRow } from '../../worker/release-package/documents.js';

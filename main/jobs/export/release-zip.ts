@@ -4,7 +4,7 @@ import type { ExportAssembleResult } from '../../common/export-tasks.js';
 import type { CitedExemption, CoverLetter, ReleasePackageDocument } from '../../common/release-package-tasks.js';
 import type { ExportOptions } from '../../common/schemas/exports.js';
 import type { ExportMaterial } from '../../services/export-material.js';
-import { indexCsv, type IndexRow } from '../../services/releases/withholding-index.js';
+import { indexCsv, type IndexRow } from '../../services/releases/index-csv.js';
 import { assembleDocument, assembleOne } from './assemble.js';
 import { burnAll } from './burn.js';
 import { fileBase, releasable, safeName, settleAll, sha256OfFile, type BuildContext, type BuiltExport, type Releasable } from './context.js';

@@ -1,7 +1,9 @@
 import type { ReleaseLayoutPage, StampPlan } from '../../common/export-tasks.js';
 import type { Box } from '../redactions/model.js';
-import { csvField } from '../export-records.js';
+import type { IndexRow } from './index-csv.js';
 import { categoryOf, exemptionOf, pageFingerprint, pageKey, type ReleaseMaterial } from './material.js';
+
+export type { IndexRow } from './index-csv.js';
 
 // The withholding (Vaughn) index a requester reads: one row per withheld passage kind on a page, or per range
 // withheld in full; cited by the page stamps. Built from the layout the assembly reported.
@@ -12,17 +14,6 @@ export interface ReleaseDocument {
   title: string;
   sha256: string;
   applied: Box[];
-}
-
-export interface IndexRow {
-  reference: string;
-  document: string;
-  exemptions: string;
-  category: string;
-  withheld: 'in part' | 'in full';
-  count: number;
-  since_previous_release: string;
-  justification: string;
 }
 
 export interface ReleasedPage {
@@ -37,7 +28,6 @@ export interface ReleasedPage {
   sincePrevious: 'new' | 'changed' | 'unchanged' | null;
 }
 
-export const INDEX_COLUMNS = ['page_reference', 'document', 'exemptions', 'category', 'withheld', 'count', 'since_previous_release', 'justification'] as const;
 
 export function stampOf(plan: Pick<StampPlan, 'prefix' | 'digits'>, number: number): string {
   return `${plan.prefix}${String(number).padStart(plan.digits, '0')}`;
@@ -114,13 +104,4 @@ export function indexRows(pages: readonly ReleasedPage[], documents: readonly Re
     }
   }
   return rows;
-}
-
-/** RFC 4180 with CRLF and a header row; values a spreadsheet would run as formulas are neutralised. */
-export function indexCsv(rows: readonly IndexRow[]): string {
-  const lines = [INDEX_COLUMNS.join(',')];
-  for (const row of rows) {
-    lines.push([row.reference, row.document, row.exemptions, row.category, row.withheld, row.count, row.since_previous_release, row.justification].map(csvField).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
 }

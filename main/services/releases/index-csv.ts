@@ -1,0 +1,26 @@
+import { csvField } from '../../common/csv.js';
+
+// The withholding index as CSV (withholding-index.ts builds its rows): apart from the rows' making, which reads
+// the release's material, so the file's form can be used (and tested) without a database.
+
+export interface IndexRow {
+  reference: string;
+  document: string;
+  exemptions: string;
+  category: string;
+  withheld: 'in part' | 'in full';
+  count: number;
+  since_previous_release: string;
+  justification: string;
+}
+
+export const INDEX_COLUMNS = ['page_reference', 'document', 'exemptions', 'category', 'withheld', 'count', 'since_previous_release', 'justification'] as const;
+
+/** RFC 4180 with CRLF and a header row; values a spreadsheet would run as formulas are neutralised. */
+export function indexCsv(rows: readonly IndexRow[]): string {
+  const lines = [INDEX_COLUMNS.join(',')];
+  for (const row of rows) {
+    lines.push([row.reference, row.document, row.exemptions, row.category, row.withheld, row.count, row.since_previous_release, row.justification].map(csvField).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
