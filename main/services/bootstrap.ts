@@ -25,11 +25,16 @@ export interface InitialCredentials {
 export async function createOrganization(
   db: Executor,
   clock: Clock,
-  options: { name: string; adminUsername: string },
+  options: {
+    name: string;
+    adminUsername: string;
+    /** The administrator's password with its hash, when the caller made them (the tests: one scrypt a process); else generated here. */
+    adminPassword?: { password: string; hash: string };
+  },
 ): Promise<InitialCredentials> {
   const now = clock.now().toISOString();
-  const password = generatePassword();
-  const passwordHash = await hashPassword(password);
+  const password = options.adminPassword?.password ?? generatePassword();
+  const passwordHash = options.adminPassword?.hash ?? (await hashPassword(password));
   return transact(db, async (trx) => {
     const organizationId = await insertOrganization(trx, options.name, now);
     const userId = await insertUser(trx, {

@@ -76,7 +76,7 @@ describe('exports across a SIGKILL', () => {
 
   it('killed while processing: the export starts again after the restart and completes', async () => {
     const running = server as ServerProcess;
-    const queued = await call(running.url, key, 'POST', '/exports', { case_id: caseId, options: { dpi: 150, image_mode: 'color', method: 'raster' } });
+    const queued = await call(running.url, key, 'POST', '/exports', { case_id: caseId, options: { dpi: 100, image_mode: 'color', method: 'raster' } });
     expect(queued.status).toBe(202);
     const id = Export.parse(queued.data).id;
     await waitFor(running.url, key, id, (current) => current.status === 'processing' && current.progress > 0);
@@ -97,7 +97,7 @@ describe('exports across a SIGKILL', () => {
   it('killed more often than exports.maxAttempts allows: failed with the reason, never stuck in processing', async () => {
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ exports: { maxAttempts: 1 } }));
     const running = await restart();
-    const queued = await call(running.url, key, 'POST', '/exports', { case_id: caseId, options: { dpi: 150, image_mode: 'color', method: 'raster' } });
+    const queued = await call(running.url, key, 'POST', '/exports', { case_id: caseId, options: { dpi: 100, image_mode: 'color', method: 'raster' } });
     const id = Export.parse(queued.data).id;
     await waitFor(running.url, key, id, (current) => current.status === 'processing');
 

@@ -7,6 +7,7 @@ import { createHttpServer, type ObscuraServer } from '../../main/http/server.js'
 import { openRuntime, type Runtime } from '../../main/runtime.js';
 import { createOrganization, type InitialCredentials } from '../../main/services/bootstrap.js';
 import { systemClock, type Clock } from '../../main/services/context.js';
+import { generatePassword, hashPassword } from '../../main/services/secrets.js';
 import { DATABASE_FILE_NAME, openDatabase } from '../../main/db/connection.js';
 import { createTestDatabase, onPostgres } from './test-database.js';
 import { tempDir } from './temp.js';
@@ -55,6 +56,21 @@ function migratedSqliteTemplate(): Promise<string> {
   return sqliteTemplate;
 }
 
+let adminPassword: Promise<{ password: string; hash: string }> | undefined;
+
+/**
+ * The administrators' password of this process's instances, hashed once: scrypt at its production cost takes
+ * about 100 ms and every instance makes two administrators. Instances are separate databases, so sharing it lets
+ * no one in anywhere else; `obscura init` (the e2e tests) still generates and hashes its own.
+ */
+function sharedAdminPassword(): Promise<{ password: string; hash: string }> {
+  adminPassword ??= (async () => {
+    const password = generatePassword();
+    return { password, hash: await hashPassword(password) };
+  })();
+  return adminPassword;
+}
+
 /**
  * A real server on a real SQLite file in a temp directory (or, with OBSCURA_TEST_DATABASE=postgres, its own
  * fresh PostgreSQL database, named in the directory's config.json so a test reopening it gets the same one),
@@ -74,7 +90,7 @@ export async function startInstance(options: { organizations?: number; config?: 
   const runtime = await openRuntime(dataDir, config, clock);
   const orgs: InitialCredentials[] = [];
   for (let index = 0; index < (options.organizations ?? 2); index += 1) {
-    orgs.push(await createOrganization(runtime.db, clock, { name: `Org ${index + 1}`, adminUsername: `admin${index + 1}-${process.pid}-${counter++}` }));
+    orgs.push(await createOrganization(runtime.db, clock, { name: `Org ${index + 1}`, adminUsername: `admin${index + 1}-${process.pid}-${counter++}`, adminPassword: await sharedAdminPassword() }));
   }
   if (!options.autoProcess) await runtime.db.updateTable('organizations').set({ auto_process: 0 }).execute();
   const server = await createHttpServer(runtime);

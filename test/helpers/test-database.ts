@@ -13,7 +13,7 @@ declare module 'vitest' {
 export const POSTGRES_TEMPLATE = 'obscura_template';
 export const POSTGRES_ADMIN_URL_ENV = 'OBSCURA_TEST_POSTGRES_ADMIN_URL';
 
-/** OBSCURA_TEST_DATABASE=postgres runs the suite against the throwaway cluster of postgres-setup.ts. */
+/** OBSCURA_TEST_DATABASE=postgres runs the suite against the throwaway cluster of postgres-setup.ts (started by global-setup.ts). */
 export function onPostgres(): boolean {
   return process.env.OBSCURA_TEST_DATABASE === 'postgres';
 }

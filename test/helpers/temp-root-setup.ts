@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Part of vitest's global setup (global-setup.ts): the run's temporary files (test directories, the SQLite template, what child servers and
+ * converters write) go under one directory of their own, removed when the run ends, whether or not each test
+ * cleaned up after itself. The cache of converted fixtures stays where it was, kept between runs.
+ */
+export function useRunTempDir(): () => void {
+  const systemTemp = os.tmpdir();
+  process.env.OBSCURA_FIXTURE_CACHE_DIR ??= path.join(systemTemp, 'obscura-fixture-cache');
+  const root = fs.mkdtempSync(path.join(systemTemp, 'obscura-run-'));
+  process.env.TMPDIR = root;
+  return () => fs.rmSync(root, { recursive: true, force: true });
+}
