@@ -11,6 +11,9 @@ export function useRunTempDir(): () => void {
   const systemTemp = os.tmpdir();
   process.env.OBSCURA_FIXTURE_CACHE_DIR ??= path.join(systemTemp, 'obscura-fixture-cache');
   const root = fs.mkdtempSync(path.join(systemTemp, 'obscura-run-'));
+  // As open as the system's temp directory it replaces: a server a test runs as another user (run as root, the
+  // permission tests use nobody) reaches its folders, and writes its own temp files, under it.
+  fs.chmodSync(root, 0o1777);
   process.env.TMPDIR = root;
   return () => fs.rmSync(root, { recursive: true, force: true });
 }
