@@ -142,3 +142,16 @@ export const ReleaseCheck = z
   })
   .meta({ id: 'ReleaseCheck' });
 export type ReleaseCheck = z.infer<typeof ReleaseCheck>;
+
+/** A row of the withholding (Vaughn) index: one withheld passage kind on a page, or a range withheld in full. */
+export const IndexRow = z.object({
+  reference: z.string(),
+  document: z.string(),
+  exemptions: z.string(),
+  category: z.string(),
+  withheld: z.enum(['in part', 'in full']),
+  count: z.number().int(),
+  since_previous_release: z.string(),
+  justification: z.string(),
+});
+export type IndexRow = z.infer<typeof IndexRow>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   CaseReleaseDetails,
   CreateWithholdingBody,
+  IndexRow,
   ReleaseCheck,
   ReleaseSettings,
   UpdateCaseReleaseDetailsBody,
@@ -19,16 +20,6 @@ import { createWithholding, listWithholdings, removeWithholding } from '../../se
 import { commit, commitNoContent, principalOf, read } from './respond.js';
 
 const tags = ['exports'];
-const IndexRowSchema = z.object({
-  reference: z.string(),
-  document: z.string(),
-  exemptions: z.string(),
-  category: z.string(),
-  withheld: z.enum(['in part', 'in full']),
-  count: z.number().int(),
-  since_previous_release: z.string(),
-  justification: z.string(),
-});
 const CaseParams = z.object({ case_id: IdParam });
 const WithholdingParams = z.object({ withholding_id: IdParam });
 const CheckQuery = z.strictObject({
@@ -101,7 +92,7 @@ export const releaseRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/cases/:case_id/release-index-preview',
-    { config: { scopes: ['exports:read'] }, schema: { tags, params: CaseParams, response: { 200: single(z.array(IndexRowSchema)) } } },
+    { config: { scopes: ['exports:read'] }, schema: { tags, params: CaseParams, response: { 200: single(z.array(IndexRow)) } } },
     (request) => read(request, (db, ctx) => previewIndex(db, ctx, request.params.case_id)),
   );
 };

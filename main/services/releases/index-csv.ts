@@ -1,18 +1,10 @@
 import { csvField } from '../../common/csv.js';
+import type { IndexRow } from '../../common/schemas/releases.js';
+
+export type { IndexRow };
 
 // The withholding index as CSV (withholding-index.ts builds its rows): apart from the rows' making, which reads
 // the release's material, so the file's form can be used (and tested) without a database.
-
-export interface IndexRow {
-  reference: string;
-  document: string;
-  exemptions: string;
-  category: string;
-  withheld: 'in part' | 'in full';
-  count: number;
-  since_previous_release: string;
-  justification: string;
-}
 
 export const INDEX_COLUMNS = ['page_reference', 'document', 'exemptions', 'category', 'withheld', 'count', 'since_previous_release', 'justification'] as const;
 

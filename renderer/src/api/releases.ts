@@ -1,20 +1,9 @@
 import { request, type Single } from './http.js';
-import type { CaseReleaseDetails, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding } from '../../../main/common/schemas/releases.js';
+import type { CaseReleaseDetails, IndexRow, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding } from '../../../main/common/schemas/releases.js';
 import type { Export } from '../../../main/common/schemas/exports.js';
 import { ApiError } from './errors.js';
 
-export type { CaseReleaseDetails, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding };
-
-export interface IndexRow {
-  reference: string;
-  document: string;
-  exemptions: string;
-  category: string;
-  withheld: 'in part' | 'in full';
-  count: number;
-  since_previous_release: string;
-  justification: string;
-}
+export type { CaseReleaseDetails, IndexRow, ReleaseCheck, ReleaseSettings, SafeguardBlock, Withholding };
 
 const base = (caseId: string) => `/api/v1/cases/${encodeURIComponent(caseId)}`;
 
