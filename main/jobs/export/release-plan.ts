@@ -3,7 +3,8 @@ import type { ExportOptions, ExportSummary } from '../../common/schemas/exports.
 import type { ExportMaterial } from '../../services/export-material.js';
 import type { FinishedRelease } from '../../services/exports.js';
 import { exemptionOf } from '../../services/releases/material.js';
-import { indexRows, releasedPages, type IndexRow, type ReleaseDocument, type ReleasedPage } from '../../services/releases/withholding-index.js';
+import type { IndexRow } from '../../common/schemas/releases.js';
+import { indexRows, releasedPages, type ReleaseDocument, type ReleasedPage } from '../../services/releases/withholding-index.js';
 import type { Releasable } from './context.js';
 
 // A release's plan (main thread, no CPU-heavy work): pages withheld in full, stamp numbers, and from the

@@ -1,8 +1,6 @@
 import { csvField } from '../../common/csv.js';
 import type { IndexRow } from '../../common/schemas/releases.js';
 
-export type { IndexRow };
-
 // The withholding index as CSV (withholding-index.ts builds its rows): apart from the rows' making, which reads
 // the release's material, so the file's form can be used (and tested) without a database.
 

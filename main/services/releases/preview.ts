@@ -6,7 +6,8 @@ import { requireCase } from '../cases.js';
 import type { ServiceContext } from '../context.js';
 import { boxFromRow } from '../redactions/model.js';
 import { gatherReleaseMaterial } from './material.js';
-import { indexRows, releasedPages, type IndexRow, type ReleaseDocument } from './withholding-index.js';
+import type { IndexRow } from '../../common/schemas/releases.js';
+import { indexRows, releasedPages, type ReleaseDocument } from './withholding-index.js';
 
 // The withholding index as it stands, for the Release screen: the same rows the release will carry, cited by
 // document page (stamp numbers exist only once the pages are assembled).

@@ -1,9 +1,7 @@
 import type { ReleaseLayoutPage, StampPlan } from '../../common/export-tasks.js';
 import type { Box } from '../redactions/model.js';
-import type { IndexRow } from './index-csv.js';
+import type { IndexRow } from '../../common/schemas/releases.js';
 import { categoryOf, exemptionOf, pageFingerprint, pageKey, type ReleaseMaterial } from './material.js';
-
-export type { IndexRow } from './index-csv.js';
 
 // The withholding (Vaughn) index a requester reads: one row per withheld passage kind on a page, or per range
 // withheld in full; cited by the page stamps. Built from the layout the assembly reported.
@@ -27,7 +25,6 @@ export interface ReleasedPage {
   fingerprint: string;
   sincePrevious: 'new' | 'changed' | 'unchanged' | null;
 }
-
 
 export function stampOf(plan: Pick<StampPlan, 'prefix' | 'digits'>, number: number): string {
   return `${plan.prefix}${String(number).padStart(plan.digits, '0')}`;
