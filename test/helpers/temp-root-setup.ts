@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Part of vitest's global setup (global-setup.ts): the run's temporary files (test directories, the SQLite template, what child servers and
- * converters write) go under one directory of their own, removed when the run ends, whether or not each test
- * cleaned up after itself. The cache of converted fixtures stays where it was, kept between runs.
+ * Part of vitest's global setup (global-setup.ts): the run's temporary files (test directories, the SQLite
+ * template, what child servers and converters write) go under one directory of their own, removed when the run
+ * ends, whether or not each test cleaned up after itself. The converted fixtures' cache stays, kept between runs.
  */
 export function useRunTempDir(): () => void {
   const systemTemp = os.tmpdir();
