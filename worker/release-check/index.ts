@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { openPdf } from '../burn-in/pdfjs.js';
-import { readAnew, type PageReader } from '../pdf-glyphs/index.js';
+import { readAnew, type Glyph, type PageReader } from '../pdf-glyphs/index.js';
 import { checkPdfObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
 import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
 
@@ -45,6 +45,11 @@ export async function withheldOfPage(
   }
 }
 
+/** A glyph of a layer a viewer does not show (invisible text, optional content, covered, clipped). */
+function inLayer(glyph: Glyph): boolean {
+  return glyph.hiddenBy !== null;
+}
+
 /** Both readings of an output page: pdf.js's text content, and glyph by glyph (visible text and the rest). */
 async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy, reader: PageReader) {
   // Glyphs first: their operator list loads the fonts the text content's reading maps through.
@@ -52,9 +57,9 @@ async function readingsOf(document: PDFDocumentProxy, page: PDFPageProxy, reader
   const textContent = await textContentText(page, reader);
   return {
     textContent,
-    all: joinedText(glyphs, () => true),
-    visual: visualText(glyphs, () => true),
-    layer: joinedText(glyphs, (glyph) => glyph.hiddenBy !== null),
+    all: joinedText(glyphs),
+    visual: visualText(glyphs),
+    layer: joinedText(glyphs, glyphs.map(inLayer)),
   };
 }
 

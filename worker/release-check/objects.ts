@@ -223,64 +223,74 @@ function supersededDefinitions(bytes: Uint8Array): string[] {
 }
 
 /**
- * Counts each withheld text (folded) in every place of the file's objects. `withheld` must be folded already.
- * Returns counts by text and place; a text absent from the map was found nowhere.
+ * One search of a file's objects. Its steps are methods, not closures made per search: V8 keeps a function's
+ * optimised code only while a closure using it lives, so closures made per call are compiled again after every
+ * full collection (docs/architecture.md, session 22).
  */
-export function searchObjects(context: PDFContext, withheld: readonly string[], bytes?: Uint8Array): Map<string, Map<ObjectPlace, number>> {
-  const result = new Map<string, Map<ObjectPlace, number>>();
-  const needles = [...new Set(withheld.filter((text) => text.length > 0))];
-  if (needles.length === 0) return result;
-  const record = (place: ObjectPlace, texts: readonly string[], minimum = 0) => {
+class ObjectSearch {
+  readonly result = new Map<string, Map<ObjectPlace, number>>();
+  private readonly kinds: ReturnType<typeof streamKinds>;
+  private readonly info: PDFObject | undefined;
+  private readonly seen = new Set<PDFObject>();
+
+  constructor(
+    private readonly context: PDFContext,
+    private readonly needles: readonly string[],
+  ) {
+    this.kinds = streamKinds(context);
+    const infoRef = context.trailerInfo.Info;
+    this.info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
+  }
+
+  record(place: ObjectPlace, texts: readonly string[], minimum = 0): void {
     const folded = [...new Set(texts.map(fold))];
-    for (const needle of needles) {
+    for (const needle of this.needles) {
       if (needle.length < minimum) continue;
       const best = Math.max(0, ...folded.map((text) => occurrences(text, needle)));
       if (best === 0) continue;
-      const byPlace = result.get(needle) ?? new Map<ObjectPlace, number>();
+      const byPlace = this.result.get(needle) ?? new Map<ObjectPlace, number>();
       byPlace.set(place, (byPlace.get(place) ?? 0) + best);
-      result.set(needle, byPlace);
+      this.result.set(needle, byPlace);
     }
-  };
+  }
+
   /**
    * A stream's strings: keyed ones (ActualText, Alt…) are recorded under their own place; the others, decoded and
    * joined in order, are returned as the stream's text. Hex operands of content are glyph codes, read only when
    * they carry UTF-16 with its byte order mark.
    */
-  const streamText = (text: string, content: boolean): string[] => {
+  streamText(text: string, content: boolean): string[] {
     const joined: Buffer[] = [];
     const utf16: string[] = [];
     for (const entry of streamStrings(text)) {
       const keyed = entry.key ? KEY_PLACES[entry.key] : undefined;
-      if (keyed) record(keyed, readings(entry.bytes));
+      if (keyed) this.record(keyed, readings(entry.bytes));
       else if (!entry.hex || !content) joined.push(Buffer.from(entry.bytes));
       else if (entry.bytes[0] === 0xfe && entry.bytes[1] === 0xff) utf16.push(...readings(entry.bytes));
     }
     return [...(joined.length > 0 ? readings(Buffer.concat(joined)) : []), ...utf16];
-  };
-  const kinds = streamKinds(context);
-  const infoRef = context.trailerInfo.Info;
-  const info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
-  const seen = new Set<PDFObject>();
-  const visit = (object: PDFObject | undefined, key: string | null, inInfo: boolean, ref: PDFRef | null) => {
-    if (object === undefined || seen.has(object)) return;
+  }
+
+  visit(object: PDFObject | undefined, key: string | null, inInfo: boolean, ref: PDFRef | null): void {
+    if (object === undefined || this.seen.has(object)) return;
     if (object instanceof PDFString || object instanceof PDFHexString) {
       const stringBytes = bytesOfString(object);
       let texts = [...readings(stringBytes), object.decodeText()];
       const place: ObjectPlace = inInfo ? 'metadata' : ((key ? KEY_PLACES[key] : undefined) ?? 'string');
       if (place === 'uri') texts = [...texts, ...texts.map(percentDecoded)];
-      record(place, texts, place === 'metadata' ? MIN_METADATA_NEEDLE : 0);
+      this.record(place, texts, place === 'metadata' ? MIN_METADATA_NEEDLE : 0);
       return;
     }
     if (object instanceof PDFName) {
       const decoded = object.decodeText();
       const fontName = key !== null && KEY_PLACES[key] === 'font-name';
       if (fontName ? STANDARD_FONT_NAMES.has(decoded) : isVocabulary(decoded)) return;
-      record(fontName ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
+      this.record(fontName ? 'font-name' : 'name', [decoded, percentDecoded(decoded.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
       return;
     }
-    seen.add(object);
+    this.seen.add(object);
     if (object instanceof PDFRawStream) {
-      visit(object.dict, key, false, null);
+      this.visit(object.dict, key, false, null);
       let data: Uint8Array;
       try {
         data = decodePDFRawStream(object).decode();
@@ -288,30 +298,42 @@ export function searchObjects(context: PDFContext, withheld: readonly string[], 
         data = object.getContents();
       }
       const text = Buffer.from(data).toString('latin1');
-      const kind = (ref && kinds.get(ref)) ?? 'other';
+      const kind = (ref && this.kinds.get(ref)) ?? 'other';
       if (kind === 'font') return;
-      if (kind === 'metadata') record('metadata', readings(data).map(xmlText), MIN_METADATA_NEEDLE);
-      else if (kind === 'binary') record('stream', readings(data), MIN_BINARY_NEEDLE);
-      else if (kind === 'content' || kind === 'cmap') record('stream', streamText(text, true), MIN_STREAM_NEEDLE);
-      else record('stream', [...readings(data), ...streamText(text, false)], MIN_STREAM_NEEDLE);
+      if (kind === 'metadata') this.record('metadata', readings(data).map(xmlText), MIN_METADATA_NEEDLE);
+      else if (kind === 'binary') this.record('stream', readings(data), MIN_BINARY_NEEDLE);
+      else if (kind === 'content' || kind === 'cmap') this.record('stream', this.streamText(text, true), MIN_STREAM_NEEDLE);
+      else this.record('stream', [...readings(data), ...this.streamText(text, false)], MIN_STREAM_NEEDLE);
       return;
     }
     if (object instanceof PDFDict) {
       for (const [name, value] of object.entries()) {
-        const child = value instanceof PDFRef ? context.lookup(value) : value;
-        visit(child, name.decodeText(), inInfo || object === info, value instanceof PDFRef ? value : null);
+        const child = value instanceof PDFRef ? this.context.lookup(value) : value;
+        this.visit(child, name.decodeText(), inInfo || object === this.info, value instanceof PDFRef ? value : null);
         // Keys are names too (a resource may be named after anyone); the format's own keys are skipped.
         const key = name.decodeText();
-        if (!isVocabulary(key)) record('name', [key, percentDecoded(key.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
+        if (!isVocabulary(key)) this.record('name', [key, percentDecoded(key.replace(/#/gu, '%'))], MIN_NAME_NEEDLE);
       }
       return;
     }
     if (object instanceof PDFArray) {
-      for (const item of object.asArray()) visit(item instanceof PDFRef ? context.lookup(item) : item, key, inInfo, item instanceof PDFRef ? item : null);
+      for (const item of object.asArray()) this.visit(item instanceof PDFRef ? this.context.lookup(item) : item, key, inInfo, item instanceof PDFRef ? item : null);
     }
-  };
-  for (const [ref, object] of context.enumerateIndirectObjects()) visit(object, null, object === info, ref);
-  if (info && !(infoRef instanceof PDFRef)) visit(info, null, true, null);
-  if (bytes) for (const definition of supersededDefinitions(bytes)) record('string', streamText(definition, false));
-  return result;
+  }
+}
+
+/**
+ * Counts each withheld text (folded) in every place of the file's objects. `withheld` must be folded already.
+ * Returns counts by text and place; a text absent from the map was found nowhere.
+ */
+export function searchObjects(context: PDFContext, withheld: readonly string[], bytes?: Uint8Array): Map<string, Map<ObjectPlace, number>> {
+  const needles = [...new Set(withheld.filter((text) => text.length > 0))];
+  if (needles.length === 0) return new Map();
+  const search = new ObjectSearch(context, needles);
+  const infoRef = context.trailerInfo.Info;
+  const info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
+  for (const [ref, object] of context.enumerateIndirectObjects()) search.visit(object, null, object === info, ref);
+  if (info && !(infoRef instanceof PDFRef)) search.visit(info, null, true, null);
+  if (bytes) for (const definition of supersededDefinitions(bytes)) search.record('string', search.streamText(definition, false));
+  return search.result;
 }

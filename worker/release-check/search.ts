@@ -80,7 +80,7 @@ export async function checkPdfObjects(output: PDFDocumentProxy, context: PDFCont
   for (let number = 1; number <= output.numPages; number += 1) {
     const page = await output.getPage(number);
     try {
-      codes.push(joinedText((await readGlyphs(output, page)).map((glyph) => ({ ...glyph, text: glyph.bytes })), () => true));
+      codes.push(joinedText((await readGlyphs(output, page)).map((glyph) => ({ ...glyph, text: glyph.bytes }))));
     } finally {
       page.cleanup();
     }

@@ -56,29 +56,36 @@ export function touches(glyph: Rect, drawn: readonly Rect[]): boolean {
 /**
  * Splits glyphs (in drawing order) into tokens: runs of glyphs without whitespace between them, broken where
  * the next glyph does not follow on (a gap of more than a third of the glyph's size along the line, or a move
- * off the line). `keep` selects the glyphs that take part; the others break tokens.
+ * off the line). Only the glyphs marked in `taking` take part; the others break tokens.
+ *
+ * The per-glyph steps of this file are module functions and masks rather than closures made per page: V8 keeps a
+ * function's optimised code only while a closure using it lives, so closures made per call are compiled again
+ * after every full collection (docs/architecture.md, session 22).
  */
-export function tokensOf(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string[] {
+export function tokensOf(glyphs: readonly Glyph[], taking: readonly boolean[]): string[] {
   const tokens: string[] = [];
   let current = '';
   let previous: Glyph | null = null;
-  const flush = () => {
-    const text = fold(current);
-    if (text) tokens.push(text);
-    current = '';
-    previous = null;
-  };
-  glyphs.forEach((glyph, index) => {
-    if (!keep(glyph, index) || glyph.isSpace || glyph.text === '') {
-      flush();
-      return;
+  for (let index = 0; index < glyphs.length; index += 1) {
+    const glyph = glyphs[index] as Glyph;
+    if (taking[index] !== true || glyph.isSpace || glyph.text === '') {
+      current = endToken(tokens, current);
+      previous = null;
+      continue;
     }
-    if (previous && !followsOn(previous, glyph)) flush();
+    if (previous && !followsOn(previous, glyph)) current = endToken(tokens, current);
     current += glyph.text;
     previous = glyph;
-  });
-  flush();
+  }
+  endToken(tokens, current);
   return tokens;
+}
+
+/** Adds a token's folded text (when any is left) and starts the next. */
+function endToken(tokens: string[], current: string): '' {
+  const text = fold(current);
+  if (text) tokens.push(text);
+  return '';
 }
 
 function followsOn(a: Glyph, b: Glyph): boolean {
@@ -95,12 +102,11 @@ function followsOn(a: Glyph, b: Glyph): boolean {
 }
 
 /** The kept glyphs' text in drawing order, folded and joined: readers differ in where they break words, so
- * matching never depends on a break (a reader that joins what another splits must not hide a leak). */
-export function joinedText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string {
+ * matching never depends on a break (a reader that joins what another splits must not hide a leak). `taking`
+ * marks the glyphs kept; without it, all. */
+export function joinedText(glyphs: readonly Glyph[], taking?: readonly boolean[]): string {
   let text = '';
-  glyphs.forEach((glyph, index) => {
-    if (keep(glyph, index)) text += glyph.text;
-  });
+  for (let index = 0; index < glyphs.length; index += 1) if (!taking || taking[index] === true) text += (glyphs[index] as Glyph).text;
   return fold(text);
 }
 
@@ -133,17 +139,30 @@ function grouped(sorted: readonly Glyph[], middle: (glyph: Glyph) => number, siz
  * columns right to left, top to bottom), folded and joined: a producer may draw a word's letters in any order,
  * and a reader such as poppler puts them back in place.
  */
-export function visualText(glyphs: readonly Glyph[], keep: (glyph: Glyph, index: number) => boolean): string {
-  const kept = glyphs.filter((glyph, index) => keep(glyph, index) && glyph.text !== '');
-  const horizontal = kept.filter((glyph) => !glyph.vertical);
-  const vertical = kept.filter((glyph) => glyph.vertical);
-  const lines = grouped([...horizontal].sort((a, b) => b.y1 + b.y2 - (a.y1 + a.y2)), (glyph) => (glyph.y1 + glyph.y2) / 2, (glyph) => glyph.y2 - glyph.y1);
-  const columns = grouped([...vertical].sort((a, b) => b.x1 + b.x2 - (a.x1 + a.x2)), (glyph) => (glyph.x1 + glyph.x2) / 2, (glyph) => glyph.x2 - glyph.x1);
-  const text = [...lines.map((line) => line.sort((a, b) => a.x1 - b.x1)), ...columns.map((column) => column.sort((a, b) => b.y2 - a.y2))]
-    .map((group) => group.map((glyph) => glyph.text).join(''))
-    .join(' ');
+export function visualText(glyphs: readonly Glyph[], taking?: readonly boolean[]): string {
+  const horizontal: Glyph[] = [];
+  const vertical: Glyph[] = [];
+  for (let index = 0; index < glyphs.length; index += 1) {
+    const glyph = glyphs[index] as Glyph;
+    if ((taking && taking[index] !== true) || glyph.text === '') continue;
+    (glyph.vertical ? vertical : horizontal).push(glyph);
+  }
+  const lines = grouped(horizontal.sort(byMiddleYDown), middleY, height);
+  const columns = grouped(vertical.sort(byMiddleXLeftward), middleX, width);
+  const text = [...lines.map((line) => line.sort(byLeft)), ...columns.map((column) => column.sort(byTop))].map(groupText).join(' ');
   return fold(text);
 }
+
+const middleY = (glyph: Glyph) => (glyph.y1 + glyph.y2) / 2;
+const middleX = (glyph: Glyph) => (glyph.x1 + glyph.x2) / 2;
+const height = (glyph: Glyph) => glyph.y2 - glyph.y1;
+const width = (glyph: Glyph) => glyph.x2 - glyph.x1;
+const byMiddleYDown = (a: Glyph, b: Glyph) => b.y1 + b.y2 - (a.y1 + a.y2);
+const byMiddleXLeftward = (a: Glyph, b: Glyph) => b.x1 + b.x2 - (a.x1 + a.x2);
+const byLeft = (a: Glyph, b: Glyph) => a.x1 - b.x1;
+const byTop = (a: Glyph, b: Glyph) => b.y2 - a.y2;
+const groupText = (group: readonly Glyph[]) => group.map(glyphText).join('');
+const glyphText = (glyph: Glyph) => glyph.text;
 
 /**
  * What a source page withholds under `drawn`: each run of consecutive glyphs under a drawn area (split at
@@ -158,13 +177,21 @@ export function withheldOfGlyphs(
   extraAllowed: readonly string[] = [],
   options: { keepHidden?: boolean } = {},
 ): Withheld[] {
-  const under = glyphs.map((glyph) => isUnder(glyph, drawn));
   // An internal review copy that keeps hidden content: what the source hides is neither withheld nor
   // disallowed; what lay under a box still is.
-  const hidden = options.keepHidden ? () => false : isHidden;
+  const under: boolean[] = [];
+  const hidden: boolean[] = [];
+  const shownOutside: boolean[] = [];
+  for (const glyph of glyphs) {
+    const isUnderBox = isUnder(glyph, drawn);
+    const isHiddenGlyph = options.keepHidden !== true && isHidden(glyph);
+    under.push(isUnderBox);
+    hidden.push(isHiddenGlyph);
+    shownOutside.push(!isUnderBox && !isHiddenGlyph);
+  }
   const texts = new Set<string>();
-  for (const token of tokensOf(glyphs, (glyph, index) => under[index] === true)) texts.add(token);
-  for (const token of tokensOf(glyphs, (glyph) => hidden(glyph))) texts.add(token);
+  for (const token of tokensOf(glyphs, under)) texts.add(token);
+  for (const token of tokensOf(glyphs, hidden)) texts.add(token);
   for (const text of extra) texts.add(fold(text));
   // Punctuation alone says nothing of what was withheld, and stands everywhere else on the page; nor does one
   // letter or digit of an alphabet (a narrow glyph beside a box, whose advance the black covers but not its ink),
@@ -173,7 +200,6 @@ export function withheldOfGlyphs(
     if (!/[\p{L}\p{N}]/u.test(text)) texts.delete(text);
     else if (Array.from(text).length === 1 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) texts.delete(text);
   }
-  const shownOutside = (glyph: Glyph, index: number) => under[index] !== true && !hidden(glyph);
   const outside = [joinedText(glyphs, shownOutside), visualText(glyphs, shownOutside)];
   const storedOutside = fold(extraAllowed.join(''));
   return [...texts].map((text) => ({ text, allowance: Math.max(...outside.map((reading) => occurrences(reading, text)), occurrences(storedOutside, text)) }));

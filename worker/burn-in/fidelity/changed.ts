@@ -251,25 +251,28 @@ export async function changedAreas(source: Side, output: Side): Promise<Changes>
   }
 }
 
-async function walk(source: Side, output: Side): Promise<Rect[]> {
-  compared = new WeakMap();
-  const s = source.list;
-  const o = output.list;
-  const sEnd = contentEnd(s);
-  const oEnd = contentEnd(o);
-  const areas: Rect[] = [];
-  const edits: { glyphsBefore: number; removed: number[] }[] = [];
-  let state: State = { ctm: [...IDENTITY], font: null, size: 0, charSpacing: 0, wordSpacing: 0 };
-  const stack: State[] = [];
-  let depth = 0;
-  let textOpen = false;
-  let emitted = 0;
-  // The operators say nothing of the page's boxes or turn: those must be the source's.
-  if (!same(source.page.view, output.page.view) || source.page.rotate !== output.page.rotate || source.page.userUnit !== output.page.userUnit) throw new Failed('the page boxes or rotation differ');
-  if (o.fnArray[0] !== OPS.save) throw new Failed('the rewritten content does not open with its own save');
-  let j = 1;
+/**
+ * The state of one walk. Its steps are methods, not closures made per walk: V8 holds a function's optimised code
+ * only as long as a closure using it lives, so closures made per page lose it at every full collection and are
+ * compiled again (session 22, docs/architecture.md).
+ */
+class Walk {
+  state: State = { ctm: [...IDENTITY], font: null, size: 0, charSpacing: 0, wordSpacing: 0 };
+  readonly stack: State[] = [];
+  readonly areas: Rect[] = [];
+  readonly edits: { glyphsBefore: number; removed: number[] }[] = [];
+  /** Source glyphs shown so far (the walk's count; the reading must agree). */
+  emitted = 0;
 
-  const sameOperator = async (i: number, at: number, annotation: boolean) => {
+  constructor(
+    readonly source: Side,
+    readonly output: Side,
+  ) {}
+
+  /** Operator `i` of the source against `at` of the output; an image's comparison (by content) comes back to await. */
+  compare(i: number, at: number, annotation: boolean): Promise<void> | null {
+    const s = this.source.list;
+    const o = this.output.list;
     const fn = s.fnArray[i] ?? -1;
     const a = (s.argsArray[i] ?? null) as unknown[] | null;
     const b = (o.argsArray[at] ?? null) as unknown[] | null;
@@ -277,21 +280,16 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
     if (fn === OPS.dependency) {
       // Only waits for an object; what uses it is compared where it is used.
     } else if (fn === OPS.setFont) {
-      const prints = [fontPrint(source.page, String(a?.[0])), fontPrint(output.page, String(b?.[0]))];
+      const prints = [fontPrint(this.source.page, String(a?.[0])), fontPrint(this.output.page, String(b?.[0]))];
       if (prints[0] === null || prints[0] !== prints[1] || !same(a?.slice(1), b?.slice(1))) throw new Failed(`operator ${i} of the source uses another font than the output's`);
     } else if (fn === OPS.showText && !annotation) {
-      const font = fontInfo(source.page, state.font);
-      const removed = removedGlyphs((a?.[0] ?? []) as unknown[], (b?.[0] ?? []) as unknown[], state, font);
+      const font = fontInfo(this.source.page, this.state.font);
+      const removed = removedGlyphs((a?.[0] ?? []) as unknown[], (b?.[0] ?? []) as unknown[], this.state, font);
       if (removed === null) throw new Failed(`text operator ${i} is not the source's with glyphs removed`);
-      if (removed.length > 0) edits.push({ glyphsBefore: emitted, removed });
-      if (font && state.size !== 0) emitted += glyphCount((a?.[0] ?? []) as unknown[]);
+      if (removed.length > 0) this.edits.push({ glyphsBefore: this.emitted, removed });
+      if (font && this.state.size !== 0) this.emitted += glyphCount((a?.[0] ?? []) as unknown[]);
     } else if (fn === OPS.paintImageXObject) {
-      const prints = await Promise.all([imagePrint(source.page, String(a?.[0])), imagePrint(output.page, String(b?.[0]))]);
-      if (prints[0] === null || prints[1] === null || !same(a?.slice(1), b?.slice(1))) throw new Failed(`image ${i} of the source could not be compared`);
-      if (prints[0] !== prints[1]) {
-        if (annotation) throw new Failed(`an annotation's image ${i} differs`);
-        areas.push(transformedBounds(state.ctm, 0, 0, 1, 1));
-      }
+      return this.compareImages(i, a, b, annotation);
     } else if (fn === OPS.beginAnnotation) {
       if (!same(a?.slice(1), b?.slice(1))) throw new Failed(`annotation at operator ${i} differs`);
     } else if (fn === OPS.setGState && JSON.stringify(a ?? null).includes('"Font"')) {
@@ -299,44 +297,72 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
     } else if (!same(a, b)) {
       throw new Failed(`operator ${i} of the source differs from the output's`);
     }
-  };
+    return null;
+  }
 
-  const follow = (fn: number, args: unknown[] | null) => {
+  private async compareImages(i: number, a: unknown[] | null, b: unknown[] | null, annotation: boolean): Promise<void> {
+    const prints = await Promise.all([imagePrint(this.source.page, String(a?.[0])), imagePrint(this.output.page, String(b?.[0]))]);
+    if (prints[0] === null || prints[1] === null || !same(a?.slice(1), b?.slice(1))) throw new Failed(`image ${i} of the source could not be compared`);
+    if (prints[0] !== prints[1]) {
+      if (annotation) throw new Failed(`an annotation's image ${i} differs`);
+      this.areas.push(transformedBounds(this.state.ctm, 0, 0, 1, 1));
+    }
+  }
+
+  /** The graphics and text state after a source operator. */
+  follow(fn: number, args: unknown[] | null): void {
     switch (fn) {
       case OPS.save:
       case OPS.paintFormXObjectBegin:
-        stack.push({ ...state });
-        if (fn === OPS.paintFormXObjectBegin && args && (Array.isArray(args[0]) || ArrayBuffer.isView(args[0]))) state.ctm = multiply(Array.from(args[0] as number[]), state.ctm);
+        this.stack.push({ ...this.state });
+        if (fn === OPS.paintFormXObjectBegin && args && (Array.isArray(args[0]) || ArrayBuffer.isView(args[0]))) this.state.ctm = multiply(Array.from(args[0] as number[]), this.state.ctm);
         break;
       case OPS.restore:
       case OPS.paintFormXObjectEnd:
-        state = stack.pop() ?? state;
+        this.state = this.stack.pop() ?? this.state;
         break;
       case OPS.transform:
-        state.ctm = multiply(args as number[], state.ctm);
+        this.state.ctm = multiply(args as number[], this.state.ctm);
         break;
       case OPS.setFont:
-        state.font = String(args?.[0]);
-        state.size = Number(args?.[1] ?? 0);
+        this.state.font = String(args?.[0]);
+        this.state.size = Number(args?.[1] ?? 0);
         break;
       case OPS.setCharSpacing:
-        state.charSpacing = Number(args?.[0] ?? 0);
+        this.state.charSpacing = Number(args?.[0] ?? 0);
         break;
       case OPS.setWordSpacing:
-        state.wordSpacing = Number(args?.[0] ?? 0);
+        this.state.wordSpacing = Number(args?.[0] ?? 0);
         break;
     }
-  };
+  }
+}
+
+async function walk(source: Side, output: Side): Promise<Rect[]> {
+  compared = new WeakMap();
+  const s = source.list;
+  const o = output.list;
+  const sEnd = contentEnd(s);
+  const oEnd = contentEnd(o);
+  const step = new Walk(source, output);
+  const { areas, edits } = step;
+  let depth = 0;
+  let textOpen = false;
+  // The operators say nothing of the page's boxes or turn: those must be the source's.
+  if (!same(source.page.view, output.page.view) || source.page.rotate !== output.page.rotate || source.page.userUnit !== output.page.userUnit) throw new Failed('the page boxes or rotation differ');
+  if (o.fnArray[0] !== OPS.save) throw new Failed('the rewritten content does not open with its own save');
+  let j = 1;
 
   for (let i = 0; i < sEnd; i += 1, j += 1) {
     if (j >= oEnd) throw new Failed('the output content ends before the source content');
-    await sameOperator(i, j, false);
+    const images = step.compare(i, j, false);
+    if (images) await images;
     const fn = s.fnArray[i] ?? -1;
     if (fn === OPS.save) depth += 1;
     if (fn === OPS.restore) depth = Math.max(0, depth - 1);
     if (fn === OPS.beginText) textOpen = true;
     if (fn === OPS.endText) textOpen = false;
-    follow(fn, (s.argsArray[i] ?? null) as unknown[] | null);
+    step.follow(fn, (s.argsArray[i] ?? null) as unknown[] | null);
   }
   // The wrapper closes what the source left open, then its own save.
   if (textOpen && o.fnArray[j++] !== OPS.endText) throw new Failed('the output does not close the text the source left open');
@@ -345,11 +371,13 @@ async function walk(source: Side, output: Side): Promise<Rect[]> {
   areas.push(...overlayAreas(o, overlayStart, oEnd));
   if (s.fnArray.length - sEnd !== o.fnArray.length - oEnd) throw new Failed('the annotations differ in their operators');
   for (let i = sEnd, at = oEnd; i < s.fnArray.length; i += 1, at += 1) {
-    await sameOperator(i, at, true);
-    follow(s.fnArray[i] ?? -1, (s.argsArray[i] ?? null) as unknown[] | null);
+    const images = step.compare(i, at, true);
+    if (images) await images;
+    step.follow(s.fnArray[i] ?? -1, (s.argsArray[i] ?? null) as unknown[] | null);
   }
 
   // Where the removed glyphs and the labels were drawn, read glyph by glyph (worker/pdf-glyphs) from each list.
+  const emitted = step.emitted;
   const sourceGlyphs = await glyphsOf(source, sEnd);
   if (sourceGlyphs.length !== emitted) throw new Failed('the source glyphs could not be placed');
   for (const edit of edits) for (const index of edit.removed) {

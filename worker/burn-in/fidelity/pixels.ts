@@ -137,34 +137,51 @@ function undrawn(glyph: unknown): unknown {
  * an operator's arguments after asking the filter, so a text operator with glyphs to leave out is handed a copy of
  * its glyphs there, and the list's own arguments are put back once the rendering ends (`restore`).
  */
-function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number> | Skips): { keep: (index: number) => boolean; restore: () => void } {
-  let skipped: Skips | null = null;
-  let list: (RenderList & { lastChunk?: boolean }) | undefined;
-  const swapped = new Map<number, unknown>();
-  const keep = (index: number) => {
-    if (!skipped) {
-      const internals = page as unknown as IntentStates;
+function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number> | Skips): Skipping {
+  return new Skipping(page, skip);
+}
+
+/**
+ * The filter's state for one rendering. `keep` is a method bound once, not a closure made per rendering: V8 keeps
+ * a function's optimised code only while a closure using it lives, and pdf.js calls the filter once per operator.
+ */
+class Skipping {
+  private skipped: Skips | null = null;
+  private list: (RenderList & { lastChunk?: boolean }) | undefined;
+  private readonly swapped = new Map<number, unknown>();
+  readonly keep: (index: number) => boolean = this.keepOperator.bind(this);
+
+  constructor(
+    private readonly page: PDFPageProxy,
+    private readonly skip: (list: RenderList) => Set<number> | Skips,
+  ) {}
+
+  private keepOperator(index: number): boolean {
+    if (!this.skipped) {
+      const internals = this.page as unknown as IntentStates;
       const key = internals._transport?.getRenderingIntent('display', 1).cacheKey;
-      list = key === undefined ? undefined : internals._intentStates?.get(key)?.operatorList;
-      if (!list?.lastChunk) return true;
-      const decided = skip(list);
-      skipped = decided instanceof Set ? { ops: decided, glyphs: new Map() } : decided;
+      this.list = key === undefined ? undefined : internals._intentStates?.get(key)?.operatorList;
+      if (!this.list?.lastChunk) return true;
+      const decided = this.skip(this.list);
+      this.skipped = decided instanceof Set ? { ops: decided, glyphs: new Map() } : decided;
     }
-    if (skipped.ops.has(index)) return false;
-    const hide = skipped.glyphs.get(index);
+    if (this.skipped.ops.has(index)) return false;
+    const hide = this.skipped.glyphs.get(index);
+    const list = this.list;
     const args = list?.argsArray[index] as unknown[] | undefined;
-    if (hide && list && Array.isArray(args?.[0]) && !swapped.has(index)) {
+    if (hide && list && Array.isArray(args?.[0]) && !this.swapped.has(index)) {
       const glyphs = [...(args[0] as unknown[])];
       for (const at of hide) glyphs[at] = undrawn(glyphs[at]);
-      swapped.set(index, args);
+      this.swapped.set(index, args);
       list.argsArray[index] = [glyphs, ...args.slice(1)];
     }
     return true;
-  };
-  const restore = () => {
-    for (const [index, args] of swapped) if (list) list.argsArray[index] = args;
-  };
-  return { keep, restore };
+  }
+
+  /** The list's own arguments put back once the rendering ends. */
+  restore(): void {
+    for (const [index, args] of this.swapped) if (this.list) this.list.argsArray[index] = args;
+  }
 }
 
 /** 2×2 box average: what a comparison of page images made at another resolution and bit depth looks at. */
