@@ -4,7 +4,7 @@ import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
-import { boxCovers, center, contains, type Rect } from './geometry.js';
+import type { Rect } from './geometry.js';
 import { asRects, drawnAreas } from './fidelity/index.js';
 import { hiddenContent, readAnew, readGlyphs } from '../pdf-glyphs/index.js';
 import { openKept, type KeptSource } from './kept-sources.js';
@@ -12,7 +12,7 @@ import { glyphLayer, type GlyphLayer } from './text-layer/from-glyphs.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
-import { rewritePages, type VectorOutcome } from './vector-pages.js';
+import { mayBeCovered, rewritePages, type VectorOutcome } from './vector-pages.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Burn-in of one document's pages: render, black out the boxes, keep the words outside them.
@@ -123,14 +123,11 @@ function asLayer(words: readonly SourceWord[]): LayerWord[] {
  * Everything else forms the invisible text layer.
  */
 async function sortWords(raster: Raster, boxes: readonly BurnBox[], layerSource: readonly SourceWord[], alsoCheck: readonly SourceWord[]) {
-  const hidden = (word: SourceWord) => {
-    const margin = raster.padding + 0.25;
-    return !contains(raster.visible, center(word)) || boxes.some((box) => boxCovers(box, word, margin + word.slackX, margin + word.slackY));
-  };
+  const margin = raster.padding + 0.25;
   const withheld = new Set<string>();
   const kept: SourceWord[] = [];
   for (const word of layerSource) {
-    if (hidden(word)) withheld.add(token(word.text));
+    if (mayBeCovered(word, boxes, margin, raster.visible)) withheld.add(token(word.text));
     else kept.push(word);
   }
   // The page's own text layer outranks stored words where they disagree: a word it puts under a box may stand
@@ -138,7 +135,7 @@ async function sortWords(raster: Raster, boxes: readonly BurnBox[], layerSource:
   const allowance = new Map<string, number>();
   for (const word of alsoCheck) {
     const text = token(word.text);
-    if (hidden(word)) withheld.add(text);
+    if (mayBeCovered(word, boxes, margin, raster.visible)) withheld.add(text);
     else allowance.set(text, (allowance.get(text) ?? 0) + 1);
   }
   const words: LayerWord[] = [];

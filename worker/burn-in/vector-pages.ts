@@ -101,20 +101,31 @@ async function flattenedWords(source: PDFDocument, pages: readonly number[]): Pr
   return words;
 }
 
+/** A word whose middle lies under a padded box, or whose centre lies outside the visible area. */
+function underOrOutside(word: SourceWord, boxes: readonly BurnBox[], padding: number, visible: Rect): boolean {
+  return !contains(visible, center(word)) || under(boxes, core(word), padding);
+}
+
+/** A word any part of which may lie under a box grown by `margin` and the word's own uncertainty, or outside the visible area. */
+export function mayBeCovered(word: SourceWord, boxes: readonly BurnBox[], margin: number, visible: Rect): boolean {
+  if (!contains(visible, center(word))) return true;
+  for (const box of boxes) if (boxCovers(box, word, margin + word.slackX, margin + word.slackY)) return true;
+  return false;
+}
+
 /**
  * What the leak check looks for on a rewritten page: words of the page's text (or of its stored words) whose
  * middle lies under a padded box or whose centre lies outside the visible area. Every other word of the page's
  * own text is the allowance (the same word may stand elsewhere).
  */
 export function sortWords(fromText: readonly SourceWord[], stored: readonly SourceWord[], boxes: readonly BurnBox[], padding: number, visible: Rect) {
-  const hidden = (word: SourceWord) => !contains(visible, center(word)) || under(boxes, core(word), padding);
   const withheld = new Set<string>();
   const kept: LayerWord[] = [];
   for (const word of fromText) {
-    if (hidden(word)) withheld.add(token(word.text));
+    if (underOrOutside(word, boxes, padding, visible)) withheld.add(token(word.text));
     else kept.push({ text: word.text, x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 });
   }
-  for (const word of stored) if (hidden(word)) withheld.add(token(word.text));
+  for (const word of stored) if (underOrOutside(word, boxes, padding, visible)) withheld.add(token(word.text));
   withheld.delete('');
   return { withheld, kept };
 }
@@ -127,12 +138,12 @@ export function sortWords(fromText: readonly SourceWord[], stored: readonly Sour
  */
 async function imageOnlyWords(fromText: readonly SourceWord[], stored: readonly SourceWord[], boxes: readonly BurnBox[], padding: number, visible: Rect): Promise<LayerWord[]> {
   const margin = padding + 0.25;
-  const hidden = (word: SourceWord) => !contains(visible, center(word)) || boxes.some((box) => boxCovers(box, word, margin + word.slackX, margin + word.slackY));
-  const refused = new Set(fromText.filter(hidden).map((word) => token(word.text)));
+  const refused = new Set<string>();
+  for (const word of fromText) if (mayBeCovered(word, boxes, margin, visible)) refused.add(token(word.text));
   const layer: LayerWord[] = [];
   for (const word of stored) {
     const middle = center(word);
-    if (hidden(word) || refused.has(token(word.text)) || fromText.some((text) => contains(text, middle))) continue;
+    if (mayBeCovered(word, boxes, margin, visible) || refused.has(token(word.text)) || fromText.some((text) => contains(text, middle))) continue;
     const text = await layerText(word.text);
     if (text !== '') layer.push({ text, x1: word.x1, y1: word.y1, x2: word.x2, y2: word.y2 });
   }
