@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { openPdf } from '../../worker/burn-in/pdfjs.js';
-import { emBox, readGlyphs } from '../../worker/pdf-glyphs/index.js';
+import { emBox, quadOf, readGlyphs } from '../../worker/pdf-glyphs/index.js';
 import { helvetica, pagePdf } from '../helpers/vector-pdfs.js';
 
 // A glyph's em box (where a text layer places the glyph: its advance across, -0.25..0.95 em up) is made from its
@@ -54,6 +54,34 @@ describe('a glyph’s em box', () => {
           pen += width;
         }
       }
+    } finally {
+      await document.destroy();
+    }
+  });
+
+  it('is kept as corners only for a glyph that is not upright; an upright one’s corners are its bounds’', async () => {
+    const content = [
+      `BT /F1 ${SIZE} Tf 72 700 Td (Up) Tj ET`,
+      // Turned a quarter, mirrored, upside down: each glyph's corners differ from its bounds' in order or place.
+      `BT /F1 ${SIZE} Tf 0 1 -1 0 300 300 Tm (Q) Tj ET`,
+      `BT /F1 ${SIZE} Tf -1 0 0 1 400 500 Tm (M) Tj ET`,
+      `BT /F1 ${SIZE} Tf -1 0 0 -1 400 200 Tm (D) Tj ET`,
+    ].join('\n');
+    const document = await openPdf(await pagePdf({ content, resources: helvetica }));
+    try {
+      const glyphs = await readGlyphs(document, await document.getPage(1));
+      expect(glyphs.map((glyph) => glyph.text).join('')).toBe('UpQMD');
+      expect(glyphs.map((glyph) => glyph.quad === null)).toEqual([true, true, false, false, false]);
+      for (const glyph of glyphs) {
+        const [lbx, lby, rbx, rby, rtx, rty, ltx, lty] = quadOf(glyph);
+        // The corners' bounds are the glyph's, and the baseline runs from left bottom to right bottom.
+        expect([Math.min(lbx, rbx, rtx, ltx), Math.min(lby, rby, rty, lty), Math.max(lbx, rbx, rtx, ltx), Math.max(lby, rby, rty, lty)]).toEqual([glyph.x1, glyph.y1, glyph.x2, glyph.y2]);
+        expect(rbx - lbx + (rby - lby)).not.toBe(0);
+      }
+      const [, , q, m, d] = glyphs.map(quadOf);
+      expect(Math.sign((q?.[3] ?? 0) - (q?.[1] ?? 0))).toBe(1); // a quarter turn: the baseline runs up
+      expect(Math.sign((m?.[2] ?? 0) - (m?.[0] ?? 0))).toBe(-1); // mirrored: it runs left
+      expect(Math.sign((d?.[7] ?? 0) - (d?.[1] ?? 0))).toBe(-1); // upside down: the top lies below the bottom
     } finally {
       await document.destroy();
     }

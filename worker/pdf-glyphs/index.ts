@@ -6,7 +6,7 @@ import { runText, type FontEncoding } from './unicode.js';
 // One front door for reading a PDF page glyph by glyph (interpret.ts): the release check, the text layer of
 // rendered pages and the scan's hidden-content report all read pages this way.
 
-export { emBox, type EmSpan, type Glyph, type HiddenBy } from './interpret.js';
+export { emBox, quadOf, type EmSpan, type Glyph, type HiddenBy, type Quad } from './interpret.js';
 export { PageReadings, type PageReader } from './readings.js';
 
 const configs = new WeakMap<PDFDocumentProxy, Promise<{ isVisible(group: unknown): boolean } | null>>();

@@ -17,8 +17,13 @@ export interface Glyph {
   text: string;
   /** A simple font's code as the content stream holds it (Symbol's "l" for λ), what an object search finds; else ''. */
   bytes: string;
-  /** Corners of the glyph's box (advance × ascent..descent, or the em square in vertical writing), user space. */
-  quad: [number, number, number, number, number, number, number, number];
+  /**
+   * Corners of the glyph's box (advance × ascent..descent, or the em square in vertical writing), user space: left
+   * bottom, right bottom, right top, left top. Null for an upright glyph, whose corners are those of its bounds in
+   * that order (`quadOf`): most glyphs, and a kept page's glyphs live from the burn to the check, so a glyph
+   * carries no array it does not need.
+   */
+  quad: Quad | null;
   x1: number;
   y1: number;
   x2: number;
@@ -41,6 +46,13 @@ export interface Glyph {
   op?: number;
 }
 
+export type Quad = [number, number, number, number, number, number, number, number];
+
+/** A glyph's corners (see `Glyph.quad`). */
+export function quadOf(glyph: Pick<Glyph, 'quad' | 'x1' | 'y1' | 'x2' | 'y2'>): Quad {
+  return glyph.quad ?? [glyph.x1, glyph.y1, glyph.x2, glyph.y1, glyph.x2, glyph.y2, glyph.x1, glyph.y2];
+}
+
 /** Fractions of a quad's height, from its bottom edge (left-bottom to left-top corner), where the em box lies. */
 export interface EmSpan {
   low: number;
@@ -52,7 +64,7 @@ export function emBox(glyph: Pick<Glyph, 'quad' | 'emSpan' | 'x1' | 'y1' | 'x2' 
   const span = glyph.emSpan;
   if (!span) return { x1: glyph.x1, y1: glyph.y1, x2: glyph.x2, y2: glyph.y2 };
   // The quad's corners are the text-space box's under an affine map, so its edges map points along them in proportion.
-  const [lbx, lby, rbx, rby, rtx, rty, ltx, lty] = glyph.quad;
+  const [lbx, lby, rbx, rby, rtx, rty, ltx, lty] = quadOf(glyph);
   const { low, high } = span;
   const x0 = lbx + low * (ltx - lbx), y0 = lby + low * (lty - lby);
   const x1 = rbx + low * (rtx - rbx), y1 = rby + low * (rty - rby);
@@ -163,12 +175,6 @@ function boundsOf(points: readonly number[]): { x1: number; y1: number; x2: numb
   return { x1: Math.min(x0, x1, x2, x3), y1: Math.min(y0, y1, y2, y3), x2: Math.max(x0, x1, x2, x3), y2: Math.max(y0, y1, y2, y3) };
 }
 
-/** The box (left, bottom)–(right, top) under `m`: its corners (left, bottom), (right, bottom), (right, top), (left, top). */
-function cornersUnder(m: Matrix, left: number, bottom: number, right: number, top: number): Glyph['quad'] {
-  const a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5];
-  return [a * left + c * bottom + e, b * left + d * bottom + f, a * right + c * bottom + e, b * right + d * bottom + f, a * right + c * top + e, b * right + d * top + f, a * left + c * top + e, b * left + d * top + f];
-}
-
 const FILLS = new Set<number>([OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
 /** A path that is exactly one rectangle, as pdf.js stores `re` (moveTo, three lineTo, closePath). */
@@ -254,11 +260,18 @@ function emit(glyphs: Glyph[], state: TextState, visible: boolean, annotation: b
     }
     // Its corners in user space and their bounds, taken straight from the corners: this runs for every glyph a
     // check reads, several times a page, so nothing more is made for each glyph than these.
-    const quad = cornersUnder(base, left, bottom, right, top);
-    const x1 = Math.min(quad[0], quad[2], quad[4], quad[6]);
-    const y1 = Math.min(quad[1], quad[3], quad[5], quad[7]);
-    const x2 = Math.max(quad[0], quad[2], quad[4], quad[6]);
-    const y2 = Math.max(quad[1], quad[3], quad[5], quad[7]);
+    // The box (left, bottom)–(right, top) under `base`: its corners left bottom, right bottom, right top, left top.
+    const a = base[0], b = base[1], c = base[2], d = base[3], e = base[4], f = base[5];
+    const lbx = a * left + c * bottom + e, lby = b * left + d * bottom + f;
+    const rbx = a * right + c * bottom + e, rby = b * right + d * bottom + f;
+    const rtx = a * right + c * top + e, rty = b * right + d * top + f;
+    const ltx = a * left + c * top + e, lty = b * left + d * top + f;
+    const x1 = Math.min(lbx, rbx, rtx, ltx);
+    const y1 = Math.min(lby, rby, rty, lty);
+    const x2 = Math.max(lbx, rbx, rtx, ltx);
+    const y2 = Math.max(lby, rby, rty, lty);
+    const upright = lbx === x1 && lby === y1 && rbx === x2 && rby === y1 && rtx === x2 && rty === y2 && ltx === x1 && lty === y2;
+    const quad: Quad | null = upright ? null : [lbx, lby, rbx, rby, rtx, rty, ltx, lty];
     const unicode = op.unicode ?? '';
     const code = op.originalCharCode;
     const text = glyphText(table, code, unicode);

@@ -1,5 +1,5 @@
 import type { LayerWord } from '../../../main/common/export-tasks.js';
-import { emBox, isHidden, type Glyph } from '../../pdf-glyphs/index.js';
+import { emBox, isHidden, quadOf, type Glyph } from '../../pdf-glyphs/index.js';
 import type { Rect } from '../geometry.js';
 import { isRightToLeft } from './index.js';
 
@@ -17,8 +17,8 @@ type Turn = 0 | 90 | 180 | 270;
 
 /** Which way a glyph's baseline runs in user space, to the nearest quarter turn (counterclockwise). */
 function turnOf(glyph: Glyph): Turn {
-  if (glyph.vertical) return 0;
-  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = glyph.quad;
+  if (glyph.vertical || glyph.quad === null) return 0;
+  const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = quadOf(glyph);
   const quarter = Math.round(Math.atan2(y1 - y0, x1 - x0) / (Math.PI / 2));
   return ((((quarter % 4) + 4) % 4) * 90) as Turn;
 }
