@@ -4,7 +4,7 @@ import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BurnBox, BurnedPage, BurnPageRequest, BurnSettings, ExportBurnResult, ExportBurnTask, ExportSource, LayerWord, RasterizedPage } from '../../main/common/export-tasks.js';
 import type { PageWord } from '../../main/common/schemas/pages.js';
-import type { Rect } from './geometry.js';
+import { mayBeCovered, type Rect } from './geometry.js';
 import { asRects, drawnAreas } from './fidelity/index.js';
 import { hiddenContent, readAnew, readGlyphs } from '../pdf-glyphs/index.js';
 import { openKept, type KeptSource } from './kept-sources.js';
@@ -12,7 +12,7 @@ import { glyphLayer, type GlyphLayer } from './text-layer/from-glyphs.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { boxPixelRects, encodePage, imageOnWhite, paintBoxes, type ToPixel } from './raster.js';
 import { tiffAsPdf } from './tiff.js';
-import { mayBeCovered, rewritePages, type VectorOutcome } from './vector-pages.js';
+import { rewritePages, type VectorOutcome } from './vector-pages.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
 
 // Burn-in of one document's pages: render, black out the boxes, keep the words outside them.

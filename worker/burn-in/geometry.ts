@@ -71,6 +71,16 @@ export function boxCovers(box: BurnBox, word: Rect, marginX: number, marginY: nu
   return rectsOverlap(box, grown);
 }
 
+/**
+ * Whether any part of a word may lie under one of `boxes` grown by `margin` and the word's own uncertainty
+ * (`slackX`, `slackY`), or its centre lies outside the visible area.
+ */
+export function mayBeCovered(word: Rect & { slackX: number; slackY: number }, boxes: readonly BurnBox[], margin: number, visible: Rect): boolean {
+  if (!contains(visible, center(word))) return true;
+  for (const box of boxes) if (boxCovers(box, word, margin + word.slackX, margin + word.slackY)) return true;
+  return false;
+}
+
 export function center(rect: Rect): BurnPoint {
   return { x: (rect.x1 + rect.x2) / 2, y: (rect.y1 + rect.y2) / 2 };
 }

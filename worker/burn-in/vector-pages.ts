@@ -9,7 +9,7 @@ import { hiddenContent, readAnew, type PageReader } from '../pdf-glyphs/index.js
 import type { KeptSource } from './kept-sources.js';
 import { drawnAreas } from './fidelity/index.js';
 import { loadWritable } from './decrypt/index.js';
-import { boxCovers, center, contains, type Rect } from './geometry.js';
+import { center, contains, mayBeCovered, type Rect } from './geometry.js';
 import { core, under } from './rewrite-check.js';
 import { fontWidthsOf, openPdf, textRuns } from './pdfjs.js';
 import { deflated, type FormCopy } from './vector/forms.js';
@@ -104,13 +104,6 @@ async function flattenedWords(source: PDFDocument, pages: readonly number[]): Pr
 /** A word whose middle lies under a padded box, or whose centre lies outside the visible area. */
 function underOrOutside(word: SourceWord, boxes: readonly BurnBox[], padding: number, visible: Rect): boolean {
   return !contains(visible, center(word)) || under(boxes, core(word), padding);
-}
-
-/** A word any part of which may lie under a box grown by `margin` and the word's own uncertainty, or outside the visible area. */
-export function mayBeCovered(word: SourceWord, boxes: readonly BurnBox[], margin: number, visible: Rect): boolean {
-  if (!contains(visible, center(word))) return true;
-  for (const box of boxes) if (boxCovers(box, word, margin + word.slackX, margin + word.slackY)) return true;
-  return false;
 }
 
 /**

@@ -230,7 +230,9 @@ function supersededDefinitions(bytes: Uint8Array): string[] {
 class ObjectSearch {
   readonly result = new Map<string, Map<ObjectPlace, number>>();
   private readonly kinds: ReturnType<typeof streamKinds>;
-  private readonly info: PDFObject | undefined;
+  /** The document information dictionary; `infoIsDirect` when the trailer holds it rather than a reference. */
+  readonly info: PDFObject | undefined;
+  readonly infoIsDirect: boolean;
   private readonly seen = new Set<PDFObject>();
 
   constructor(
@@ -240,6 +242,7 @@ class ObjectSearch {
     this.kinds = streamKinds(context);
     const infoRef = context.trailerInfo.Info;
     this.info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
+    this.infoIsDirect = !(infoRef instanceof PDFRef);
   }
 
   record(place: ObjectPlace, texts: readonly string[], minimum = 0): void {
@@ -330,10 +333,8 @@ export function searchObjects(context: PDFContext, withheld: readonly string[], 
   const needles = [...new Set(withheld.filter((text) => text.length > 0))];
   if (needles.length === 0) return new Map();
   const search = new ObjectSearch(context, needles);
-  const infoRef = context.trailerInfo.Info;
-  const info = infoRef instanceof PDFRef ? context.lookup(infoRef) : infoRef;
-  for (const [ref, object] of context.enumerateIndirectObjects()) search.visit(object, null, object === info, ref);
-  if (info && !(infoRef instanceof PDFRef)) search.visit(info, null, true, null);
+  for (const [ref, object] of context.enumerateIndirectObjects()) search.visit(object, null, object === search.info, ref);
+  if (search.info && search.infoIsDirect) search.visit(search.info, null, true, null);
   if (bytes) for (const definition of supersededDefinitions(bytes)) search.record('string', search.streamText(definition, false));
   return search.result;
 }

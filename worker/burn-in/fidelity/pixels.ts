@@ -57,7 +57,7 @@ export async function renderAreas(document: PDFDocumentProxy, page: PDFPageProxy
   const [x0 = 0, , , y1 = 0] = page.view;
   // The page's own view maps (x0, y1) to pixel (0, 0); shift it so (box.x1, box.y2) lands at the margin instead.
   const transform = [1, 0, 0, 1, (x0 - box.x1) * scale + EDGE_MARGIN, (box.y2 - y1) * scale + EDGE_MARGIN];
-  const filter = skip && skipping(page, skip);
+  const filter = skip && new Skipping(page, skip);
   // pdf.js draws relative to the context's transform and balances its own saves: a rendering that throws leaves
   // the context as it stopped, so that canvas is never used again.
   context.save();
@@ -135,15 +135,9 @@ function undrawn(glyph: unknown): unknown {
  * pdf.js's filter of a rendering's operators (its operator list for display, optimised, is not the one
  * getOperatorList gives): decided once the whole list has arrived, every operator drawn until then. pdf.js reads
  * an operator's arguments after asking the filter, so a text operator with glyphs to leave out is handed a copy of
- * its glyphs there, and the list's own arguments are put back once the rendering ends (`restore`).
- */
-function skipping(page: PDFPageProxy, skip: (list: RenderList) => Set<number> | Skips): Skipping {
-  return new Skipping(page, skip);
-}
-
-/**
- * The filter's state for one rendering. `keep` is a method bound once, not a closure made per rendering: V8 keeps
- * a function's optimised code only while a closure using it lives, and pdf.js calls the filter once per operator.
+ * its glyphs there, and the list's own arguments are put back once the rendering ends (`restore`). `keep` is a
+ * method bound once, not a closure made per rendering: V8 keeps a function's optimised code only while a closure
+ * using it lives, and pdf.js calls the filter once per operator.
  */
 class Skipping {
   private skipped: Skips | null = null;
