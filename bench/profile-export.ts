@@ -8,6 +8,7 @@
 // PROFILE_KEEP_OUTPUT=out.pdf keeps the first round's output (to read with pdftotext -bbox, mutool).
 // First, as in the worker's entry (worker/native-builtins.ts).
 import { restoreNativeBuiltins } from '../worker/native-builtins.js';
+import { setWorkerV8Flags } from '../main/jobs/pool.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,8 @@ import { geometry } from './lib/fidelity-pages.js';
 import { displayWords } from './lib/poppler.js';
 
 restoreNativeBuiltins();
+// The pool's V8 flags (main/jobs/pool.ts), so this thread allocates as the pool's threads do.
+setWorkerV8Flags();
 
 const PAGES = 50;
 const WORDS = 'records request memorandum department review schedule finance public office notice budget contract'.split(' ');

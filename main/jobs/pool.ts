@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { DEFAULT_PARSER_LIMITS, type ParserLimits } from '../common/parser-limits.js';
@@ -55,6 +56,24 @@ export function workerEntry(): string {
  */
 const YOUNG_GENERATION_MB = 192;
 
+/**
+ * V8 flags for every isolate of the process (V8's flags are process-wide; a thread's execArgv takes none). Without
+ * allocation-site pretenuring: a page's readings (glyphs, text items) live from the burn to the check of the page,
+ * so V8 learned to allocate every glyph made at that site in old space, where each store into it pays a write
+ * barrier and the old space fills towards a full collection. Reading the export bench's pages then took about five
+ * times as long per glyph (bench/profile-export.ts: 380 against 80 ms a round) and the export's CPU a page about a
+ * tenth more (docs/architecture.md, Export speed).
+ */
+export const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+let flagsSet = false;
+
+/** Sets WORKER_V8_FLAGS once, before the first thread starts. */
+export function setWorkerV8Flags(): void {
+  if (flagsSet) return;
+  flagsSet = true;
+  for (const flag of WORKER_V8_FLAGS) v8.setFlagsFromString(flag);
+}
+
 export interface RunOptions {
   signal: AbortSignal;
   onProgress: (progress: WorkerProgress) => void;
@@ -91,6 +110,7 @@ export class WorkerPool {
   private watchdog: NodeJS.Timeout | null = null;
 
   constructor(readonly size = defaultPoolSize()) {
+    setWorkerV8Flags();
     // Threads start on demand and leave when idle, so an instance that runs no jobs holds none. They run the
     // compiled worker and take none of this process's flags: a loader such as tsx (tests, benchmarks) would
     // otherwise start in every thread and its source-map support alone grows each thread's heap fourfold.
