@@ -31,6 +31,7 @@ import { stampPage, stampText } from '../release-package/stamps.js';
 import { releasedPage, withheldPlan } from '../release-package/withheld.js';
 import { renameFontsCarrying } from './font-names.js';
 import { fold } from '../release-check/index.js';
+import { WRITE_WHOLE } from '../pdf-lib-load.js';
 
 // One output PDF from burned page images, copied pages and an optional cover sheet, written and verified.
 
@@ -325,7 +326,7 @@ export async function assemble(task: ExportAssembleTask, report: (fraction: numb
   // An embedded font named with a word the clerk boxed ("Roman" of TimesNewRomanPSMT) is renamed (font-names.ts).
   renameFontsCarrying(out.context, task.documents.flatMap((entry) => entry.burned.flatMap((page) => page.withheld)));
   sanitizeOutput(out.context);
-  const bytes = await out.save({ useObjectStreams: true, addDefaultPage: false });
+  const bytes = await out.save({ ...WRITE_WHOLE, useObjectStreams: true, addDefaultPage: false });
   const sha256 = await sha256Write(task.outputPath, bytes);
   report(1);
   return { kind: 'export-assemble', sha256, size: bytes.length, pages, checks, layout, linksDropped };

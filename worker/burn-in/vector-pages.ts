@@ -17,6 +17,7 @@ import { redactImage, type ImageData } from './vector/images.js';
 import { InkCursor, pageInk } from './vector/ink.js';
 import { redactPageContent } from './vector/redact.js';
 import { layerText, token, wordsFromRuns, type SourceWord } from './words.js';
+import { WRITE_WHOLE } from '../pdf-lib-load.js';
 
 // Method auto for PDF pages: each page with boxes is first redacted in its content (worker/burn-in/vector/).
 // A page that cannot be rewritten is rendered (raster path) instead; the reason travels with it. The rewritten
@@ -85,7 +86,7 @@ async function flattenedWords(source: PDFDocument, pages: readonly number[]): Pr
   if (pages.length === 0) return words;
   const scratch = await PDFDocument.create({ updateMetadata: false });
   for (const copy of await scratch.copyPages(source, pages.map((page) => page - 1))) scratch.addPage(copy);
-  const document = await openPdf(await scratch.save({ useObjectStreams: false }));
+  const document = await openPdf(await scratch.save({ ...WRITE_WHOLE, useObjectStreams: false }));
   try {
     for (const [index, number] of pages.entries()) {
       const page = await document.getPage(index + 1);

@@ -12,6 +12,7 @@ import { PageReadings, readAnew, type PageReader } from '../pdf-glyphs/index.js'
 import { findKept, type KeptSource } from './kept-sources.js';
 import { structureProblems } from './sanitize.js';
 import { checkPages, checkPdfObjects, describeLeaks, fileText, fold, searchZip, textContentText, touches, withheldOfPage, type Withheld } from '../release-check/index.js';
+import { READ_WHOLE } from '../pdf-lib-load.js';
 
 // The check a produced PDF must pass before its export may complete. It reads the written bytes back, with
 // both libraries, independently of how they were made; a file's pages may be checked by several tasks at once.
@@ -139,7 +140,7 @@ export async function verify(task: ExportVerifyTask): Promise<ExportVerifyResult
   if (createHash('sha256').update(bytes).digest('hex') !== task.sha256) throw new VerificationFailed('verification failed: the written file is not the one assembled');
   // A task that searches the file checks its structure on the search's parse of it (searchPdfObjects).
   if (task.structure && !task.search) {
-    const reparsed = await PDFDocument.load(bytes, { updateMetadata: false });
+    const reparsed = await PDFDocument.load(bytes, { ...READ_WHOLE, updateMetadata: false });
     const problems = structureProblems(reparsed.context, bytes);
     if (problems.length > 0) throw new VerificationFailed(`verification failed: ${problems.join('; ')}`);
   }
@@ -225,7 +226,7 @@ export async function searchOutput(task: ExportSearchTask): Promise<ExportSearch
 /** The whole-file search of a PDF already open: each withheld text's count in the page text, or a failure. */
 async function searchPdfObjects(bytes: Uint8Array, document: PDFDocumentProxy, withheld: readonly string[], pageText: Record<number, string>, structure = false): Promise<Record<string, number>> {
   const pages = await fileText(document, new Map(Object.entries(pageText).map(([page, text]) => [Number(page), text])));
-  const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+  const parsed = await PDFDocument.load(bytes, { ...READ_WHOLE, updateMetadata: false, ignoreEncryption: true });
   if (structure) {
     const problems = structureProblems(parsed.context, bytes);
     if (problems.length > 0) throw new VerificationFailed(`verification failed: ${problems.join('; ')}`);

@@ -9,6 +9,7 @@ import { htmlBody, parseEml, parseMsg, type ParsedMessage } from './email.js';
 import { convertWithLibreOffice, inspectOffice } from './office.js';
 import { renderPdf } from './render.js';
 import { minhash, subjectKey, textHash } from './similarity.js';
+import { READ_WHOLE } from '../pdf-lib-load.js';
 
 /**
  * Intake's one front door in the worker: reads a stored original (e-mail, mailbox, Office or text file),
@@ -145,7 +146,7 @@ async function office(task: IntakeTask, output: Output): Promise<IntakeOutcome> 
   const pdfPath = await convertWithLibreOffice(task.soffice, task.sourcePath, task.fileName, task.workDir, task.limits.conversionTimeoutMs);
   const bytes = await fsp.readFile(pdfPath);
   await fsp.rm(path.dirname(pdfPath), { recursive: true, force: true });
-  const pages = (await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false })).getPageCount();
+  const pages = (await PDFDocument.load(bytes, { ...READ_WHOLE, ignoreEncryption: true, updateMetadata: false })).getPageCount();
   const children: IntakeFile[] = [];
   for (const object of embedded.slice(0, task.limits.maxAttachments)) children.push(await output.write(object.name, 'application/octet-stream', object.bytes));
   if (embedded.length > task.limits.maxAttachments) warnings.push(`${embedded.length} embedded objects: only the first ${task.limits.maxAttachments} were made documents`);

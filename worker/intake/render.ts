@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { fontsDir } from '../fonts.js';
 import { CJK_CHAR, cjkFace, cjkLanguageOf, fixedFontkit } from './cjk-font.js';
+import { WRITE_WHOLE } from '../pdf-lib-load.js';
 
 /** A rendered message or text file: a header block of label/value rows, then body paragraphs. */
 export interface RenderInput {
@@ -221,7 +222,7 @@ export async function renderPdf(input: RenderInput): Promise<{ bytes: Uint8Array
   if (truncated) {
     page.drawText(`[Cut here: longer than ${input.maxPages} pages. The original file holds the rest.]`, { x: PAGE.margin, y: PAGE.margin / 2, size: 8, font: bold });
   }
-  const bytes = await pdf.save({ useObjectStreams: false });
+  const bytes = await pdf.save({ ...WRITE_WHOLE, useObjectStreams: false });
   return { bytes, pages: pdf.getPageCount(), truncated, warnings };
 }
 

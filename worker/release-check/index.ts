@@ -4,6 +4,7 @@ import { openPdf } from '../burn-in/pdfjs.js';
 import { readAnew, type Glyph, type PageReader } from '../pdf-glyphs/index.js';
 import { checkPdfObjects, fileText, textContentText, type Leak, type PlaceKind } from './search.js';
 import { countIn, fold, joinedText, occurrences, visualText, withheldOfGlyphs, type Rect, type Withheld } from './strings.js';
+import { READ_WHOLE } from '../pdf-lib-load.js';
 
 // Release assurance (issue 25): a check that reads a written release as an adversary would, knowing nothing of
 // how it was built. From each source page it takes, glyph by glyph, the strings drawn under the boxes (and
@@ -97,7 +98,7 @@ export async function searchPdf(bytes: Uint8Array, pages: readonly PageToCheck[]
     const leaks = await checkPages(output, pages);
     const withheld = [...new Set(pages.flatMap((page) => page.withheld.map((entry) => entry.text)))];
     const tokens = await fileText(output);
-    const parsed = await PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true });
+    const parsed = await PDFDocument.load(bytes, { ...READ_WHOLE, updateMetadata: false, ignoreEncryption: true });
     leaks.push(...(await checkPdfObjects(output, parsed.context, bytes, withheld, tokens)));
     return { leaks, shown: new Map(withheld.map((text) => [text, countIn(tokens, text)])) };
   } finally {

@@ -3,6 +3,7 @@ import yauzl from 'yauzl';
 import { openPdf } from '../burn-in/pdfjs.js';
 import { checkObjects, fileText, MIN_OBJECT_NEEDLE, type Leak } from './search.js';
 import { countIn, fold, occurrences } from './strings.js';
+import { READ_WHOLE } from '../pdf-lib-load.js';
 
 // The same search over a release package: every entry (the withholding index as PDF and CSV, the cover letter,
 // the manifest, and the released PDFs) is read back from the zip and searched for every withheld text.
@@ -69,7 +70,7 @@ export async function searchZip(zip: Uint8Array, given: ReadonlyMap<string, numb
         const tokens = await fileText(document);
         const places = new Set<string>();
         for (const needle of needles) if (countIn(tokens, needle) > (withheld.get(needle) ?? 0)) places.add('page-text');
-        const parsed = await PDFDocument.load(entry.bytes, { updateMetadata: false, ignoreEncryption: true });
+        const parsed = await PDFDocument.load(entry.bytes, { ...READ_WHOLE, updateMetadata: false, ignoreEncryption: true });
         const extra = new Map(needles.map((needle) => [needle, withheld.get(needle) ?? 0]));
         for (const leak of checkObjects(parsed.context, entry.bytes, needles, [], extra)) places.add(leak.place);
         for (const place of places) leaks.push({ page: null, place: place as Leak['place'], entry: name });

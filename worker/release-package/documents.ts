@@ -1,5 +1,6 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import type { CitedExemption, CoverLetter, IndexPdfRow } from '../../main/common/release-package-tasks.js';
+import { WRITE_WHOLE } from '../pdf-lib-load.js';
 
 // The types travel in the `release-package` task (main/common/release-package-tasks.ts).
 export type { CitedExemption, CoverLetter, IndexPdfRow };
@@ -94,7 +95,7 @@ export async function withholdingIndexPdf(input: { heading: string; rows: IndexP
     const text = `Withholding index, page ${index + 1} of ${pages.length}`;
     entry.drawText(text, { x: 752 - font.widthOfTextAtSize(text, 8), y: 24, size: 8, font });
   });
-  return out.save({ useObjectStreams: true, addDefaultPage: false });
+  return out.save({ ...WRITE_WHOLE, useObjectStreams: true, addDefaultPage: false });
 }
 
 /** The requester's cover letter: letterhead, request number, requester-facing title, date, counts per exemption, appeal rights. */
@@ -146,5 +147,5 @@ export async function coverLetterPdf(letter: CoverLetter): Promise<Uint8Array> {
       y -= 4;
     }
   }
-  return out.save({ useObjectStreams: true, addDefaultPage: false });
+  return out.save({ ...WRITE_WHOLE, useObjectStreams: true, addDefaultPage: false });
 }

@@ -8,6 +8,7 @@ import { Bail } from './bail.js';
 import { editPageXObjects } from './forms.js';
 import { boundsOf, quadOf, type Area, type Matrix, type Point } from './geometry.js';
 import { arrayAt, dictAt, nameOf, numberAt, numbersOf, resolved } from './pdf-values.js';
+import { WRITE_WHOLE } from '../../pdf-lib-load.js';
 
 // An image XObject under a box is redacted in its own pixels: decoded (by pdf-lib, else pdf.js, which reads
 // every filter), the pixels the box meets painted black (a stencil mask's cleared), stored again (G4 when black and white, else Flate) and drawn from a
@@ -148,7 +149,7 @@ async function decoded(source: PDFDocument, copy: ImageCopy): Promise<Buffer> {
   const page = scratch.addPage([copy.width, copy.height]);
   page.node.set(PDFName.of('Resources'), scratch.context.obj({ XObject: { Im: image } }));
   page.node.set(PDFName.of('Contents'), scratch.context.register(scratch.context.stream(`q 0 g ${copy.width} 0 0 ${copy.height} 0 0 cm /Im Do Q`)));
-  const document = await openPdf(await scratch.save({ useObjectStreams: false }));
+  const document = await openPdf(await scratch.save({ ...WRITE_WHOLE, useObjectStreams: false }));
   try {
     const pdfPage = await document.getPage(1);
     const { canvas, context } = (document.canvasFactory as CanvasFactory).create(copy.width, copy.height);
