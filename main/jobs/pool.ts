@@ -60,9 +60,9 @@ const YOUNG_GENERATION_MB = 192;
  * V8 flags for every isolate of the process (V8's flags are process-wide; a thread's execArgv takes none). Without
  * allocation-site pretenuring: a page's readings (glyphs, text items) live from the burn to the check of the page,
  * so V8 learned to allocate every glyph made at that site in old space, where each store into it pays a write
- * barrier and the old space fills towards a full collection. Reading the export bench's pages then took about five
- * times as long per glyph (bench/profile-export.ts: 380 against 80 ms a round) and the export's CPU a page about a
- * tenth more (docs/architecture.md, Export speed).
+ * barrier and the old space fills towards a full collection. Where that happened (bench/profile-export.ts) the glyph
+ * reading took 380 against 80 ms a round; the pool's threads spent 5–12 % more CPU a warm export round
+ * (docs/architecture.md, Export speed).
  */
 export const WORKER_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 let flagsSet = false;
