@@ -385,7 +385,11 @@ export const exportBench: Benchmark = {
         checks: [
           { name: `time ratio ≤ ${MAX_TIME_RATIO}`, pass: timeRatio <= MAX_TIME_RATIO, detail: `${fmt(timeRatio)}×` },
           { name: `size ratio < ${MAX_SIZE_RATIO}`, pass: sizeRatio < MAX_SIZE_RATIO, detail: `${fmt(sizeRatio)}×` },
-          ...(corpus.length > 0 ? [{ name: 'real-world corpus: median export / pdftoppm ≤ 1 (issue 29)', pass: corpusRatio <= 1, detail: `${fmt(corpusRatio)}× over ${done.length} files` }] : []),
+          // Issue 29's targets on the 50-page case; the corpus's median is its figure to report.
+          { name: 'wall ≤ 1× pdftoppm -r 200 (issue 29)', pass: timeRatio <= 1, detail: `${fmt(timeRatio)}×` },
+          { name: 'CPU per page ≤ 2× pdftoppm\'s (issue 29)', pass: cpuPerPage <= 2 * baselineCpuPerPage, detail: `${fmt(cpuPerPage / baselineCpuPerPage)}×` },
+          { name: 'size ≤ 1.3× the input (issue 29)', pass: sizeRatio <= 1.3, detail: `${fmt(sizeRatio)}×` },
+          ...(corpus.length > 0 ? [{ name: 'real-world corpus: median export / pdftoppm ≤ 1 (an aim past issue 29, which asks for the figure; small files pay the fixed cost of an export)', pass: corpusRatio <= 1, detail: `${fmt(corpusRatio)}× over ${done.length} files` }] : []),
         ],
         data: { first, idleThreadsMb, corpus, corpusRatio, corpusSize, rounds, raster, cpuPerPage, baselineCpuPerPage, baselineMs: baseline, exportMs, outputBytes: size, inputBytes: input.bytes.length, timeRatio, sizeRatio, threads },
       };
